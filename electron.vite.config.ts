@@ -1,0 +1,49 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+import { CONTENT_SECURITY_POLICY } from './src/main/security-policy';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+// The production index.html carries the CSP too (the dev server needs inline scripts for HMR).
+function contentSecurityPolicyMeta(): Plugin {
+  return {
+    name: 'paydesk-csp-meta',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+  };
+}
+
+export default defineConfig({
+  main: {
+    define: { __PAYDESK_VERSION__: JSON.stringify(version) },
+    build: {
+      rollupOptions: {
+        input: {
+          index: path.resolve('src/main/index.ts'),
+          web: path.resolve('src/main/web/main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload cannot require() packages: bundle everything into one CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: path.resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    plugins: [react(), contentSecurityPolicyMeta()],
+    build: {
+      rollupOptions: { input: { index: path.resolve('src/renderer/index.html') } },
+    },
+  },
+});

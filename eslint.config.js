@@ -1,0 +1,48 @@
+// Lint rules that keep each file in its world (STYLE.md): electron only where Electron runs,
+// keytar only in platform/, nothing Node- or DOM-specific in src/shared.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const electronOnly = {
+  name: 'electron',
+  message: 'Electron may be imported only by src/main/index.ts, security.ts, ipc/electron-ipc.ts and the preload; services, shared code and the emulator must run without it.',
+};
+const keytarOnly = { name: 'keytar', message: 'keytar is imported only in src/main/platform/ (behind the SecretStore interface).' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { paths: [electronOnly, keytarOnly] }],
+    },
+  },
+  {
+    files: ['src/main/index.ts', 'src/main/security.ts', 'src/main/ipc/electron-ipc.ts', 'src/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [keytarOnly] }] },
+  },
+  {
+    files: ['src/main/platform/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronOnly] }] },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnly, keytarOnly],
+          patterns: [{ group: ['node:*', 'fs', 'path', 'http', 'crypto', 'better-sqlite3'], message: 'src/shared is plain TypeScript: no Node, Electron or DOM APIs.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);

@@ -1,0 +1,59 @@
+// `npm start -- [options]`: builds Paydesk, then opens the Electron window where Electron can run,
+// or web mode where it cannot (no Electron binary, no display) or when `--web` is given.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+
+function electronBinary() {
+  try {
+    const binary = require('electron');
+    return typeof binary === 'string' && existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+function hasDisplay() {
+  if (process.platform !== 'linux') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+function run(command, commandArgs) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function whyWebMode(binary) {
+  if (args.includes('--web')) return '--web was given';
+  if (!binary) return 'the Electron binary is not installed on this machine';
+  if (!hasDisplay()) return 'there is no display';
+  return null;
+}
+
+const binary = electronBinary();
+const webReason = whyWebMode(binary);
+
+if (!args.includes('--help') && !args.includes('-h')) {
+  run(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn']);
+}
+
+let child;
+if (webReason) {
+  if (!args.includes('--help') && !args.includes('-h')) console.log(`[paydesk] starting web mode: ${webReason}.`);
+  run(process.execPath, [path.join(root, 'scripts/native.mjs'), 'node']);
+  child = spawn(process.execPath, [path.join(root, 'out/main/web.js'), ...args], { cwd: root, stdio: 'inherit' });
+} else {
+  run(process.execPath, [path.join(root, 'scripts/native.mjs'), 'electron']);
+  child = spawn(binary, ['.', '--', ...args], { cwd: root, stdio: 'inherit' });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,66 @@
+// Electron entry: composes the core, registers the contract over IPC, opens one hardened window.
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createCore, type Core } from './core';
+import { forwardPushes, registerContractIpc } from './ipc/electron-ipc';
+import { LedgerVersionError } from './ledger/connection';
+import { consoleLogger } from './logger';
+import { appUsage, OptionsError, parseAppOptions } from './options';
+import { KeytarSecretStore } from './platform/keychain';
+import { hardenSession, hardenWebContents, mainWindowOptions } from './security';
+import { APP_VERSION } from './version';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const log = consoleLogger();
+
+function appUrl(): string {
+  const devServer = process.env.ELECTRON_RENDERER_URL;
+  if (!app.isPackaged && devServer) return devServer;
+  return pathToFileURL(path.join(here, '../renderer/index.html')).toString();
+}
+
+async function start(): Promise<void> {
+  // Electron passes its own flags first; ours follow `--`.
+  const separator = process.argv.indexOf('--');
+  const options = parseAppOptions(separator >= 0 ? process.argv.slice(separator + 1) : []);
+  if (options.help) {
+    console.log(appUsage);
+    app.exit(0);
+    return;
+  }
+  app.enableSandbox();
+  await app.whenReady();
+  hardenSession(session.defaultSession);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appUrl(), { openExternal: (url) => void shell.openExternal(url) }));
+
+  let core: Core;
+  try {
+    core = createCore({ mode: 'electron', version: APP_VERSION, dataDir: options.dataDir, secrets: new KeytarSecretStore('Paydesk'), log });
+  } catch (error) {
+    const message = error instanceof LedgerVersionError ? error.message : String(error);
+    dialog.showErrorBox('Paydesk cannot open its ledger', message);
+    app.exit(1);
+    return;
+  }
+
+  const url = appUrl();
+  registerContractIpc(ipcMain, core.dispatch, url);
+  let window: BrowserWindow | null = new BrowserWindow(mainWindowOptions(path.join(here, '../preload/index.cjs')));
+  forwardPushes(core.events, () => window?.webContents ?? null);
+  window.once('ready-to-show', () => window?.show());
+  window.on('closed', () => {
+    window = null;
+  });
+  await window.loadURL(url);
+
+  app.on('window-all-closed', () => {
+    void core.close().finally(() => app.quit());
+  });
+}
+
+start().catch((error: unknown) => {
+  if (error instanceof OptionsError) console.error(error.message);
+  else log.error('Paydesk failed to start', error);
+  app.exit(1);
+});

@@ -1,0 +1,57 @@
+// The renderer's one api client. It runs on the Electron preload's bridge or on the web-mode
+// HTTP bridge and cannot tell which: both implement PaydeskBridge from the shared contract.
+import type {
+  ContractErrorBody,
+  InvokeChannel,
+  InvokeInput,
+  InvokeOutput,
+  PaydeskBridge,
+  PushChannel,
+  PushPayload,
+} from '../../shared/contract';
+import { createHttpBridge } from './http-bridge';
+
+export class ContractError extends Error {
+  readonly code: ContractErrorBody['code'];
+  readonly fields: Record<string, string>;
+
+  constructor(body: ContractErrorBody) {
+    super(body.message);
+    this.name = 'ContractError';
+    this.code = body.code;
+    this.fields = body.fields ?? {};
+  }
+}
+
+export interface ApiClient {
+  invoke<C extends InvokeChannel>(channel: C, ...input: InvokeInput<C> extends undefined ? [] : [InvokeInput<C>]): Promise<InvokeOutput<C>>;
+  on<P extends PushChannel>(channel: P, listener: (payload: PushPayload<P>) => void): () => void;
+}
+
+export function createApiClient(bridge: PaydeskBridge): ApiClient {
+  return {
+    async invoke(channel, ...args) {
+      const call = bridge.invoke[channel] as (input: unknown) => Promise<{ ok: boolean; value?: unknown; error?: ContractErrorBody }>;
+      const envelope = await call(args[0]);
+      if (!envelope.ok) throw new ContractError(envelope.error ?? { code: 'internal', message: 'Malformed answer from main.' });
+      return envelope.value as never;
+    },
+    on(channel, listener) {
+      const subscribe = bridge.on[channel] as (listener: (payload: unknown) => void) => () => void;
+      return subscribe(listener as (payload: unknown) => void);
+    },
+  };
+}
+
+function sessionTokenFromPage(): string {
+  const token = document.querySelector<HTMLMetaElement>('meta[name="paydesk-session"]')?.content;
+  if (!token) throw new Error('Paydesk: no bridge found (neither the Electron preload nor a web-mode session).');
+  return token;
+}
+
+export function pickBridge(): PaydeskBridge {
+  if (window.paydesk) return window.paydesk;
+  // Web mode: drop the token from the address bar once the page has it.
+  if (window.location.search.includes('token=')) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
+  return createHttpBridge(sessionTokenFromPage());
+}

@@ -1,0 +1,59 @@
+import { Alert, AppShell, Burger, Group, NavLink, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { PlaceholderScreen } from '../features/PlaceholderScreen';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { useApp } from '../stores/context';
+import { EnvironmentBadge } from './EnvironmentBadge';
+import { screens } from './screens';
+import { ThemeToggle } from './ThemeToggle';
+import { useHashScreen } from './use-hash-screen';
+
+export function AppFrame() {
+  const [opened, { toggle }] = useDisclosure();
+  const [current, navigate] = useHashScreen();
+  const loadError = useApp((state) => state.loadError);
+  const keychain = useApp((state) => state.info?.keychain);
+  const screen = screens.find((candidate) => candidate.id === current) ?? screens[0];
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={3}>Paydesk</Title>
+            <EnvironmentBadge />
+          </Group>
+          <ThemeToggle />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Screens">
+        {screens.map((item) => (
+          <NavLink
+            key={item.id}
+            href={`#/${item.id}`}
+            label={item.label}
+            active={item.id === current}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(item.id);
+            }}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        {loadError && (
+          <Alert color="red" title="Paydesk's main process did not answer" mb="md">
+            {loadError}
+          </Alert>
+        )}
+        {keychain && !keychain.available && (
+          <Alert color="orange" title="Keychain not available" mb="md" data-testid="keychain-warning">
+            {keychain.message}
+          </Alert>
+        )}
+        {screen.id === 'settings' ? <SettingsScreen /> : <PlaceholderScreen title={screen.label} description={screen.description} />}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

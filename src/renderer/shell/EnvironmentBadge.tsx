@@ -1,0 +1,24 @@
+import { Badge, Tooltip } from '@mantine/core';
+import type { EnvironmentKind } from '../../shared/contract';
+import { useApp } from '../stores/context';
+
+const colors: Record<EnvironmentKind, string> = { local: 'teal', sandbox: 'yellow', live: 'red' };
+
+/** Always visible: which gateway every action goes to. A live environment must never look like a test. */
+export function EnvironmentBadge() {
+  const environment = useApp((state) => state.info?.environment);
+  if (!environment) return <Badge variant="outline" color="gray" data-testid="environment-badge">Connecting…</Badge>;
+  return (
+    <Tooltip label={`Every request goes to: ${environment.label}`}>
+      <Badge
+        size="lg"
+        variant={environment.kind === 'live' ? 'filled' : 'light'}
+        color={colors[environment.kind]}
+        data-testid="environment-badge"
+        data-environment={environment.kind}
+      >
+        {environment.kind === 'live' ? `LIVE · ${environment.label}` : environment.label}
+      </Badge>
+    </Tooltip>
+  );
+}

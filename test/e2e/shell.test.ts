@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir';
+import { launchBrowser, screenshot, startWebApp, type WebApp } from './harness';
+
+let app: WebApp;
+let browser: Browser;
+let dataDir: string;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const temp = tempDir('paydesk-e2e-');
+  cleanup = temp.cleanup;
+  dataDir = path.join(temp.dir, 'data');
+  app = await startWebApp(dataDir);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  const code = await app?.stop();
+  cleanup?.();
+  expect(code).toBe(0);
+});
+
+async function openApp(): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(app.url);
+  await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
+  return page;
+}
+
+describe('web mode in Chromium', () => {
+  it('loads the shell with navigation and an always-visible environment badge', async () => {
+    const page = await openApp();
+    await expect(page.getByTestId('environment-badge').textContent()).resolves.toBe('Local emulator');
+    const labels = await page.getByRole('navigation').getByRole('link').allTextContents();
+    expect(labels).toEqual(['Pay-ins', 'Payouts', 'Reconciliation', 'Code explorer', 'Webhook inspector', 'Sandbox playground', 'Settings']);
+    // The token is dropped from the address bar once the page has it.
+    expect(page.url()).not.toContain('token=');
+    await screenshot(page, 'shell');
+    await page.close();
+  });
+
+  it('navigates between screens and keeps the environment badge in view', async () => {
+    const page = await openApp();
+    for (const label of ['Payouts', 'Code explorer', 'Settings']) {
+      await page.getByRole('navigation').getByRole('link', { name: label }).click();
+      await page.getByRole('heading', { level: 2, name: label }).waitFor();
+      expect(await page.getByTestId('environment-badge').isVisible()).toBe(true);
+    }
+    expect(page.url()).toMatch(/#\/settings$/);
+    await page.close();
+  });
+
+  it('round-trips a call through the contract: Settings shows what main reports', async () => {
+    const page = await openApp();
+    await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByTestId('data-dir').textContent()).resolves.toBe(dataDir);
+    await expect(page.getByTestId('app-mode').textContent()).resolves.toContain('Web mode');
+    await expect(page.getByTestId('keychain-status').textContent()).resolves.toBe('available');
+    expect(Number(await page.getByTestId('schema-version').textContent())).toBeGreaterThan(0);
+    await screenshot(page, 'settings');
+    await page.close();
+  });
+
+  it('switches theme through main, pushes it to other windows, and keeps it after a reload', async () => {
+    const first = await openApp();
+    const second = await openApp();
+    await first.getByRole('radiogroup', { name: 'Theme' }).first().getByText('Dark').click();
+    await first.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
+    // The other page learns it from the push channel, not from a reload.
+    await second.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
+    await screenshot(first, 'shell-dark');
+    await first.getByRole('radiogroup', { name: 'Theme' }).first().getByText('Light').click();
+    await second.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'light');
+    await second.reload();
+    await second.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'light');
+    await first.close();
+    await second.close();
+  });
+
+  it('refuses requests without the session token', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(app.origin + '/');
+    expect(response?.status()).toBe(401);
+    const rpc = await fetch(`${app.origin}/rpc/app:get-info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(rpc.status).toBe(401);
+    await page.close();
+  });
+});

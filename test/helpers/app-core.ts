@@ -1,0 +1,26 @@
+import { createCore, type Core } from '../../src/main/core';
+import type { Logger } from '../../src/main/logger';
+import type { SecretStore } from '../../src/main/services/secret-store';
+
+export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** An in-memory secret store for tests that are not about the keychain. */
+export class MemorySecretStore implements SecretStore {
+  readonly secrets = new Map<string, string>();
+  async status() {
+    return { available: true, backend: 'memory (test)', message: 'test store' };
+  }
+  async get(account: string) {
+    return this.secrets.get(account) ?? null;
+  }
+  async set(account: string, secret: string) {
+    this.secrets.set(account, secret);
+  }
+  async delete(account: string) {
+    return this.secrets.delete(account);
+  }
+}
+
+export function testCore(dataDir: string): Core {
+  return createCore({ mode: 'web', version: 'test', dataDir, secrets: new MemorySecretStore(), log: silentLogger });
+}

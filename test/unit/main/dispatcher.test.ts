@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createDispatcher, type Handlers } from '../../../src/main/ipc/dispatcher';
+import { ServiceError } from '../../../src/main/services/errors';
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  return {
+    'app:get-info': () => {
+      throw new Error('not used');
+    },
+    'settings:get': () => ({ theme: 'dark' }),
+    'settings:update': (patch) => ({ theme: patch.theme ?? 'auto' }),
+    ...overrides,
+  };
+}
+
+describe('contract dispatcher', () => {
+  it('passes a valid input to the handler and wraps its result', async () => {
+    const dispatch = createDispatcher(handlers(), vi.fn());
+    await expect(dispatch('settings:update', { theme: 'light' })).resolves.toEqual({ ok: true, value: { theme: 'light' } });
+  });
+
+  it('refuses an invalid input with an error naming the field, without calling the handler', async () => {
+    const update = vi.fn();
+    const dispatch = createDispatcher(handlers({ 'settings:update': update }), vi.fn());
+    const result = await dispatch('settings:update', { theme: 'purple' });
+    expect(update).not.toHaveBeenCalled();
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('invalid_input');
+    expect(Object.keys(result.error.fields ?? {})).toEqual(['theme']);
+    expect(result.error.message).toContain('theme');
+  });
+
+  it('refuses unknown keys, since a renderer could send anything', async () => {
+    const dispatch = createDispatcher(handlers(), vi.fn());
+    const result = await dispatch('settings:update', { theme: 'dark', admin: true });
+    expect(result.ok).toBe(false);
+  });
+
+  it('refuses a channel that is not in the contract', async () => {
+    const dispatch = createDispatcher(handlers(), vi.fn());
+    const result = await dispatch('fs:read-file', '/etc/passwd');
+    expect(result).toEqual({ ok: false, error: { code: 'unknown_channel', message: 'Unknown channel "fs:read-file".' } });
+  });
+
+  it('refuses prototype keys posing as channels', async () => {
+    const dispatch = createDispatcher(handlers(), vi.fn());
+    const result = await dispatch('constructor', undefined);
+    expect(result.ok).toBe(false);
+  });
+
+  it('passes expected service errors through as they are', async () => {
+    const dispatch = createDispatcher(
+      handlers({
+        'settings:get': () => {
+          throw new ServiceError('unavailable', 'Keychain locked.');
+        },
+      }),
+      vi.fn(),
+    );
+    await expect(dispatch('settings:get', undefined)).resolves.toEqual({ ok: false, error: { code: 'unavailable', message: 'Keychain locked.' } });
+  });
+
+  it('hides the text of unexpected errors from the renderer and reports them to main', async () => {
+    const onInternal = vi.fn();
+    const dispatch = createDispatcher(
+      handlers({
+        'settings:get': () => {
+          throw new Error('SQLITE_CORRUPT at /secret/path');
+        },
+      }),
+      onInternal,
+    );
+    const result = await dispatch('settings:get', undefined);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).not.toContain('/secret/path');
+    expect(onInternal).toHaveBeenCalledOnce();
+  });
+});
