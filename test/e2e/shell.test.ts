@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page.waitForFunction callbacks run in the browser, so this file also sees DOM types.
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
