@@ -1,0 +1,75 @@
+// Answers shared by several endpoints.
+import type { ValidationResult } from '../../shared/spec/field-rules';
+import type { Reply } from '../http/types';
+import { apiError, type Flavor } from './replies';
+import type { ApiDeps } from './context';
+
+export function validationFailed(flavor: Flavor, v: ValidationResult, requestId: unknown): Reply {
+  const p = v.primary;
+  const fields = Object.keys(v.details);
+  return apiError(flavor, {
+    http: 400,
+    status_code: p?.status_code ?? (flavor === 'payin' ? 512 : 'C402'),
+    reason_code: p?.reason_code ?? 'INVALID_PARAMS',
+    error: { validation: p?.reason_code ?? 'INVALID_PARAMS' },
+    message: `${fields.length} field(s) failed validation: ${fields.join(', ')}`,
+    details: v.details,
+    request_id: requestId,
+  });
+}
+
+/** Admin fault "create_errors": the call fails as a gateway outage would; the key stays free. */
+export function injectedSystemError(flavor: Flavor, deps: ApiDeps, requestId: unknown): Reply | undefined {
+  if (!deps.faults.takeCreateError()) return undefined;
+  return apiError(flavor, {
+    http: 500,
+    status_code: flavor === 'payin' ? 501 : 'C501',
+    reason_code: 'SYSTEM_ERROR',
+    error: 'injected_system_error',
+    message: 'System error (injected through the admin API); retry with the same Idempotency-Key',
+    request_id: requestId,
+  });
+}
+
+/** Merchant switched off through the admin API (514). */
+export function merchantInactive(flavor: Flavor, deps: ApiDeps, requestId: unknown): Reply | undefined {
+  if (deps.merchant.settings.active) return undefined;
+  return apiError(flavor, {
+    http: 400,
+    status_code: flavor === 'payin' ? 514 : 'C501',
+    reason_code: 'MERCHANT_INACTIVE',
+    error: 'merchant_inactive',
+    message: 'Merchant not active; contact support',
+    request_id: requestId,
+  });
+}
+
+/** Method disabled for the site through the admin API (509). */
+export function methodDisabled(flavor: Flavor, deps: ApiDeps, method: string, field: string, requestId: unknown): Reply | undefined {
+  if (!deps.merchant.settings.disabled_methods.includes(method)) return undefined;
+  return apiError(flavor, {
+    http: 400,
+    status_code: flavor === 'payin' ? 509 : 'C402',
+    reason_code: 'PAYMENT_METHOD_NOT_ENABLED',
+    error: 'method_not_enabled',
+    message: `Payment method ${method} is not enabled for this site`,
+    details: { [field]: 'is not enabled for this site' },
+    request_id: requestId,
+  });
+}
+
+export function rateLimited(flavor: Flavor, deps: ApiDeps, kind: 'payin' | 'payout'): Reply | undefined {
+  const forced = deps.faults.takeForcedRateLimit();
+  const r = forced ? { ok: false as const, retryAfterSeconds: 1 } : deps.limiter.take(deps.merchant.id, kind);
+  if (r.ok) return undefined;
+  return apiError(flavor, {
+    http: 429,
+    ...(flavor === 'payin' ? { status_code: 515 } : {}),
+    reason_code: 'TRANSIENT_ERROR',
+    error: 'rate_limited',
+    message: `Status reads are limited to ${deps.limiter.limit.burst} at once, refilled at ${deps.limiter.limit.refillPerSecond}/s; retry after ${r.retryAfterSeconds} s`,
+    headers: { 'retry-after': String(r.retryAfterSeconds) },
+  });
+}
+
+export const str = (v: unknown): string => (typeof v === 'string' ? v : '');

@@ -1,0 +1,92 @@
+// What every V2 endpoint checks before its own logic, in this order: merchant-token (401),
+// Content-Type (400), Idempotency-Key on create calls (400), well-formed JSON object (400),
+// body merchant_id of the token's merchant (401); then idempotent replay for create calls.
+import { isJsonObject, parseJson } from '../../shared/json';
+import type { Reply, Request } from '../http/types';
+import type { IdempotencyGate } from '../domain/idempotency-gate';
+import { requestHash } from '../domain/idempotency-gate';
+import type { MerchantAccount } from '../domain/merchant';
+import { apiError, BAD_REQUEST_CODE, type Flavor } from './replies';
+
+export interface EndpointResult extends Reply {
+  /** True when the request created something: the Idempotency-Key is bound to this answer. */
+  bind?: boolean;
+}
+
+export interface EndpointSpec {
+  flavor: Flavor;
+  name: string;
+  create: boolean;
+  handle(body: Record<string, unknown>, req: Request): Promise<EndpointResult> | EndpointResult;
+}
+
+export interface PipelineDeps {
+  merchant: MerchantAccount;
+  gate: IdempotencyGate;
+}
+
+const header = (req: Request, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export function unauthorized(flavor: Flavor, error: 'missing_token' | 'wrong_token' | 'merchant_mismatch', message: string, requestId?: unknown): Reply {
+  return apiError(flavor, {
+    http: 401,
+    ...(flavor === 'payin' ? { status_code: 502 } : {}),
+    reason_code: 'INVALID_REQUEST',
+    error,
+    message,
+    request_id: requestId,
+  });
+}
+
+export function endpoint(spec: EndpointSpec, deps: PipelineDeps): (req: Request) => Promise<Reply> {
+  const { flavor } = spec;
+  const bad = (error: Parameters<typeof apiError>[1]['error'], message: string, status_code = BAD_REQUEST_CODE[flavor], reason_code = 'INVALID_REQUEST', details?: Record<string, string>, request_id?: unknown): Reply =>
+    apiError(flavor, { http: 400, status_code, reason_code, error, message, details, request_id });
+
+  return async (req) => {
+    const token = header(req, 'merchant-token');
+    if (token === undefined || token.trim() === '') return unauthorized(flavor, 'missing_token', 'merchant-token header is required');
+    if (!deps.merchant.tokenMatches(token)) return unauthorized(flavor, 'wrong_token', 'merchant-token is not valid');
+
+    const type = header(req, 'content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type.trim())) return bad('content_type', 'Content-Type must be application/json');
+
+    let key: string | undefined;
+    if (spec.create) {
+      key = header(req, 'idempotency-key');
+      if (key === undefined || key.trim() === '') {
+        return bad('missing_idempotency_key', 'Idempotency-Key header is required on create calls', flavor === 'payin' ? 510 : 'C402', 'MISSING_PARAMS', { 'Idempotency-Key': 'is required' });
+      }
+      if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) return bad('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters', undefined, 'INVALID_PARAMS', { 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
+    }
+
+    let body: unknown;
+    try {
+      body = parseJson(req.body.toString('utf8'));
+    } catch (err) {
+      return bad('malformed_json', `body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`);
+    }
+    if (!isJsonObject(body)) return bad('not_object', 'body must be a JSON object');
+
+    const claimed = body.merchant_id;
+    if (typeof claimed === 'string' && claimed.trim() !== '' && claimed !== deps.merchant.id) {
+      return unauthorized(flavor, 'merchant_mismatch', 'merchant_id does not belong to this merchant-token', body.request_id);
+    }
+
+    if (key === undefined) return spec.handle(body, req);
+    const outcome = await deps.gate.run(deps.merchant.id, key, requestHash(spec.name, body), async () => {
+      const r = await spec.handle(body, req);
+      return { httpStatus: r.status, text: r.body, bind: r.bind === true };
+    });
+    if (outcome.kind === 'conflict') {
+      return bad('idempotency_conflict', 'Idempotency-Key was already used with a different request body', undefined, 'INVALID_REQUEST', { 'Idempotency-Key': 'already used with a different body' }, body.request_id);
+    }
+    if (outcome.kind === 'replay') {
+      return { status: outcome.stored.http_status, body: outcome.stored.response, headers: { 'idempotent-replayed': 'true' } };
+    }
+    return { status: outcome.response.httpStatus, body: outcome.response.text };
+  };
+}

@@ -1,0 +1,42 @@
+// Builders for the answers of the V2 API: the error shape of spec 2.3 (also used for payout
+// errors, with a C-code), and exact JSON for successes.
+import { stringifyJson } from '../../shared/json';
+import { JSON_TYPE, type Reply } from '../http/types';
+import { ERROR_CODES, validationErrorCode, type ErrorKey } from './error-codes';
+
+export type Flavor = 'payin' | 'payout';
+
+export interface ApiErrorSpec {
+  http: number;
+  status_code?: number | string;
+  reason_code: string;
+  /** A key of ERROR_CODES, or a reason code for field validation errors. */
+  error: ErrorKey | { validation: string };
+  message: string;
+  request_id?: unknown;
+  payin_id?: string | null;
+  details?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export function apiError(flavor: Flavor, e: ApiErrorSpec): Reply {
+  const error_code = typeof e.error === 'string' ? ERROR_CODES[e.error][0] : validationErrorCode(e.error.validation);
+  const body: Record<string, unknown> = {
+    status: 'error',
+    ...(e.status_code !== undefined ? { status_code: e.status_code } : {}),
+    reason_code: e.reason_code,
+    error_code,
+    request_id: typeof e.request_id === 'string' ? e.request_id : null,
+    message: e.message,
+  };
+  if (flavor === 'payin') body.payin_id = e.payin_id ?? null;
+  if (e.details && Object.keys(e.details).length > 0) body.details = e.details;
+  return { status: e.http, body: stringifyJson(body), contentType: JSON_TYPE, ...(e.headers ? { headers: e.headers } : {}) };
+}
+
+export function ok(body: unknown): Reply {
+  return { status: 200, body: stringifyJson(body), contentType: JSON_TYPE };
+}
+
+/** The status_code an API error carries on each flavour when the request itself is wrong. */
+export const BAD_REQUEST_CODE: Record<Flavor, number | string> = { payin: 512, payout: 'C402' };

@@ -1,0 +1,141 @@
+// node:http transport: reads bodies within a size limit, enforces header and request timeouts
+// against slow clients, turns every thrown error into a JSON 500 and never lets one request
+// take the process down.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HttpLimits } from '../options';
+import type { Logger } from '../runtime';
+import { JSON_TYPE, type Reply, type Request } from './types';
+
+export type Dispatch = (req: Request) => Promise<Reply>;
+
+/** How much of an oversized body we read and discard so the client can still read our 413. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+export interface Transport {
+  port: number;
+  close(): Promise<void>;
+}
+
+type BodyResult = { ok: true; body: Buffer } | { ok: false; tooLarge: true; drained: boolean } | { ok: false; tooLarge: false };
+
+function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > DRAIN_LIMIT) {
+      resolve({ ok: false, tooLarge: true, drained: false });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = declared > limit;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      if (size > DRAIN_LIMIT) {
+        req.pause();
+        resolve({ ok: false, tooLarge: true, drained: false });
+        return;
+      }
+      if (!over) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? { ok: false, tooLarge: true, drained: true } : { ok: true, body: Buffer.concat(chunks) }));
+    req.on('error', () => resolve({ ok: false, tooLarge: false }));
+    req.on('aborted', () => resolve({ ok: false, tooLarge: false }));
+  });
+}
+
+function send(res: ServerResponse, reply: Reply, close = false): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = Buffer.from(reply.body, 'utf8');
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType ?? JSON_TYPE,
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(close ? { connection: 'close' } : {}),
+    ...reply.headers,
+  });
+  res.end(body);
+}
+
+function originOf(req: IncomingMessage, fallbackHost: string): string {
+  const host = req.headers.host;
+  // Only trust a Host that looks like host[:port]; anything else falls back to our own address.
+  return `http://${host && /^[\w.\-[\]:]+$/.test(host) ? host : fallbackHost}`;
+}
+
+export interface ServerDeps {
+  limits: HttpLimits;
+  log: Logger;
+  dispatch: Dispatch;
+  tooLarge: () => Reply;
+  internalError: () => Reply;
+}
+
+export function startTransport(host: string, port: number, deps: ServerDeps): Promise<Transport> {
+  const { limits, log } = deps;
+  const server = http.createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two timeouts above only at this interval (default 30 s).
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs, limits.requestTimeoutMs),
+    maxHeaderSize: 16 * 1024,
+  });
+  let selfHost = host;
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const started = Date.now();
+      try {
+        const body = await readBody(req, limits.bodyLimitBytes);
+        if (!body.ok) {
+          if (body.tooLarge) {
+            send(res, deps.tooLarge(), true);
+            if (!body.drained) res.on('finish', () => req.socket.destroy());
+          } else res.destroy();
+          return;
+        }
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const reply = await deps.dispatch({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body: body.body,
+          origin: originOf(req, selfHost),
+        });
+        send(res, reply);
+        log.info('request', { method: req.method, path: url.pathname, status: reply.status, ms: Date.now() - started });
+      } catch (err) {
+        log.error('request failed', { path: req.url?.split('?')[0], error: err instanceof Error ? err.message : String(err) });
+        send(res, deps.internalError(), true);
+      }
+    })();
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ status: 'error', reason_code: 'INVALID_REQUEST', message: `bad HTTP request (${err.code ?? 'parse error'})` });
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      server.on('error', (err) => log.error('server error', { error: err.message }));
+      const addr = server.address() as AddressInfo;
+      selfHost = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+      resolve({
+        port: addr.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

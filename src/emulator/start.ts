@@ -1,0 +1,121 @@
+// Composes the emulator: state, services, routes, transport. Used in-process by Paydesk's main
+// process (embedded default) and by the CLI (npm run gateway).
+import { stringifyJson } from '../shared/json';
+import { registerAdmin, ADMIN_PREFIX } from './admin/routes';
+import { apiError } from './api/replies';
+import { API_PREFIX, registerApi } from './api/routes';
+import type { ApiDeps } from './api/context';
+import { IdempotencyGate } from './domain/idempotency-gate';
+import { JwtVerifier } from './domain/jwt-verifier';
+import { loadMerchant, MerchantAccount } from './domain/merchant';
+import { PayinService } from './domain/payin-service';
+import { PayoutService } from './domain/payout-service';
+import { RateLimiter } from './domain/rate-limiter';
+import { TimerSet } from './domain/timers';
+import { HOSTED_PREFIX, registerHostedPage } from './hosted/page';
+import { Router } from './http/router';
+import { startTransport } from './http/server';
+import { JSON_TYPE, type Reply, type Request } from './http/types';
+import { FaultState } from './notify/faults';
+import { Notifier } from './notify/notifier';
+import {
+  DEFAULT_DELIVERY_SCHEDULE,
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_SCENARIO_TIMING,
+  type EmulatorHandle,
+  type EmulatorOptions,
+} from './options';
+import { iso, randomIds, stderrLogger, systemClock } from './runtime';
+import { openDatabase } from './store/database';
+import { DeliveryRepo } from './store/deliveries';
+import { IdempotencyRepo } from './store/idempotency';
+import { KeyRepo } from './store/keys';
+import { MetaRepo } from './store/meta';
+import { PayinRepo } from './store/payins';
+import { PayoutRepo } from './store/payouts';
+import { TokenRepo } from './store/tokens';
+
+/** 404 / 405 in the shape of the area the path belongs to. */
+function fallback(req: Request, kind: 'not_found' | 'method_not_allowed', allow: string[]): Reply {
+  const flavor = req.path.startsWith(`${API_PREFIX}/payouts`) ? 'payout' : 'payin';
+  if (kind === 'not_found') {
+    return apiError(flavor, { http: 404, reason_code: 'INVALID_REQUEST', error: 'not_found', message: `No endpoint at ${req.path}` });
+  }
+  return {
+    ...apiError(flavor, { http: 405, reason_code: 'INVALID_REQUEST', error: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}; use ${allow.join(', ')}` }),
+    headers: { allow: allow.join(', ') },
+  };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const log = options.logger ?? stderrLogger(options.quiet ?? false);
+  const schedule = { ...DEFAULT_DELIVERY_SCHEDULE, ...options.delivery };
+  const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
+  const timing = { ...DEFAULT_SCENARIO_TIMING, ...options.scenarioTiming };
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
+
+  const db = openDatabase(options.dataFile);
+  const meta = new MetaRepo(db);
+  const merchant = new MerchantAccount(loadMerchant(meta, ids, options.merchant), meta);
+  const faults = new FaultState();
+  const deliveries = new DeliveryRepo(db);
+  const notifier = new Notifier({ repo: deliveries, clock, schedule, faults, log });
+  const timers = new TimerSet();
+  const payinRepo = new PayinRepo(db);
+  const payoutRepo = new PayoutRepo(db);
+  const tokens = new TokenRepo(db);
+  const keys = new KeyRepo(db);
+  const payins = new PayinService({ payins: payinRepo, tokens, notifier, clock, ids, timing, timers, log });
+  const payouts = new PayoutService({ payouts: payoutRepo, notifier, clock, ids, timing, timers, log });
+  const limiter = new RateLimiter(clock, rateLimit);
+  const gate = new IdempotencyGate(new IdempotencyRepo(db), () => iso(clock.now()));
+  const deps: ApiDeps = { clock, merchant, faults, limiter, payins, payinRepo, payouts, payoutRepo, keys, tokens, jwt: new JwtVerifier(keys, clock) };
+
+  const router = new Router();
+  const urls = { baseUrl: '', adminUrl: '', hostedUrl: '' };
+  registerApi(router, deps, gate);
+  registerAdmin(router, { ...deps, notifier, deliveries, schedule, defaultRateLimit: rateLimit, urls });
+  registerHostedPage(router, payinRepo, payins);
+
+  let transport;
+  try {
+    transport = await startTransport(host, options.port ?? 0, {
+      limits,
+      log,
+      dispatch: (req) => router.dispatch(req, fallback),
+      tooLarge: () => apiError('payin', { http: 413, reason_code: 'INVALID_REQUEST', error: 'body_too_large', message: `Request body larger than ${limits.bodyLimitBytes} bytes` }),
+      internalError: () => ({ status: 500, contentType: JSON_TYPE, body: stringifyJson({ status: 'error', status_code: 501, reason_code: 'SYSTEM_ERROR', error_code: '50001', message: 'Unexpected emulator error' }) }),
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  const hostPart = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const origin = `http://${hostPart}:${transport.port}`;
+  Object.assign(urls, { baseUrl: `${origin}${API_PREFIX}`, adminUrl: `${origin}${ADMIN_PREFIX}`, hostedUrl: `${origin}${HOSTED_PREFIX}` });
+  notifier.start();
+  payins.resume();
+  payouts.resume();
+  log.info('listening', { base_url: urls.baseUrl, data: options.dataFile ?? ':memory:' });
+
+  let closing: Promise<void> | undefined;
+  return {
+    ...urls,
+    port: transport.port,
+    merchant: { ...merchant.credentials },
+    close: () => {
+      closing ??= (async () => {
+        timers.close();
+        await notifier.close();
+        await transport.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { isLosslessNumber, LosslessNumber, numberText, parseJson, stringifyJson } from '../../../src/shared/json';
+import { checkAmount, compareAmounts, formatAmount, parseDecimal, sumAmounts, toJsonAmount } from '../../../src/shared/money';
+
+describe('exact JSON', () => {
+  test('decimals keep their source text; safe integers become numbers', () => {
+    const v = parseJson('{"amount":10.10,"big":12345678901234567890,"code":200,"tiny":1e-11}') as Record<string, unknown>;
+    expect(isLosslessNumber(v.amount) && v.amount.value).toBe('10.10');
+    expect(isLosslessNumber(v.big) && v.big.value).toBe('12345678901234567890');
+    expect(v.code).toBe(200);
+    expect(numberText(v.tiny)).toBe('1e-11');
+    expect(stringifyJson(v)).toBe('{"amount":10.10,"big":12345678901234567890,"code":200,"tiny":1e-11}');
+  });
+
+  test('conflicting duplicate keys and malformed text throw; an identical repeat is harmless', () => {
+    expect(() => parseJson('{"a":1,"a":2}')).toThrow();
+    expect(parseJson('{"a":1,"a":1}')).toEqual({ a: 1 });
+    expect(() => parseJson('{"a":')).toThrow();
+  });
+
+  test('round-trips any JSON text of decimals exactly (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.nat({ max: 10 ** 9 }))), (pairs) => {
+        const text = `[${pairs.map(([i, f]) => `${i}.${String(f).padStart(9, '0')}`).join(',')}]`;
+        expect(stringifyJson(parseJson(text))).toBe(text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('money', () => {
+  test('scale is checked on the value: 10.50 and 10.500 pass at 2, 10.505 fails', () => {
+    expect(checkAmount(new LosslessNumber('10.50'), 2)).toEqual({ ok: true, value: '10.50' });
+    expect(checkAmount(new LosslessNumber('10.500'), 2)).toEqual({ ok: true, value: '10.50' });
+    expect(checkAmount(new LosslessNumber('10.505'), 2)).toMatchObject({ ok: false, problem: 'too_many_decimals' });
+    expect(checkAmount(new LosslessNumber('0.0000000001'), 10)).toEqual({ ok: true, value: '0.0000000001' });
+    expect(checkAmount(new LosslessNumber('0.00000000001'), 10)).toMatchObject({ ok: false });
+  });
+
+  test('non-numbers, zero, negatives and absurd sizes are refused', () => {
+    for (const bad of [undefined, null, true, {}, 'abc', '1,5', new LosslessNumber('0'), -1]) expect(checkAmount(bad, 2).ok).toBe(false);
+    expect(checkAmount(new LosslessNumber('1e20'), 2)).toMatchObject({ ok: false, problem: 'too_large' });
+  });
+
+  test('decimal strings from forms are accepted and formatted per scale', () => {
+    expect(checkAmount('7', 2)).toEqual({ ok: true, value: '7.00' });
+    expect(formatAmount('0.10000', 10)).toBe('0.1');
+    expect(parseDecimal('1.')).toBeUndefined();
+    expect(stringifyJson({ amount: toJsonAmount('12.30') })).toBe('{"amount":12.3}');
+  });
+
+  test('sums are exact where floats are not (0.1 + 0.2)', () => {
+    expect(sumAmounts(['0.1', '0.2'])).toBe('0.3');
+    expect(compareAmounts('10.50', '10.5')).toBe(0);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 10 ** 12 }), { maxLength: 50 }), (cents) => {
+        const total = cents.reduce((a, b) => a + BigInt(b), 0n);
+        const asText = (c: bigint | number): string => `${BigInt(c) / 100n}.${String(BigInt(c) % 100n).padStart(2, '0')}`;
+        expect(compareAmounts(sumAmounts(cents.map(asText)), asText(total))).toBe(0);
+      }),
+    );
+  });
+});
