@@ -2,6 +2,10 @@
 // Never edit a migration that has shipped: add the next number instead.
 import type { Database } from 'better-sqlite3';
 import { migration0001 } from './0001_settings';
+import { migration0002 } from './0002_profiles';
+import { migration0003 } from './0003_payments';
+import { migration0004 } from './0004_notifications';
+import { migration0005 } from './0005_audit_log';
 
 export interface Migration {
   version: number;
@@ -9,4 +13,4 @@ export interface Migration {
   up: (db: Database) => void;
 }
 
-export const migrations: readonly Migration[] = [migration0001];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

@@ -1,0 +1,47 @@
+// The AttemptStore contract in memory: the reference the SQLite implementation must match
+// (tests run the runner against it), and a fallback before the ledger table exists.
+import { AttemptStateError, type AttemptMeta, type AttemptRecord, type AttemptState, type AttemptStore, type StoredResponse } from './attempt-store';
+
+export class MemoryAttemptStore implements AttemptStore {
+  private readonly rows = new Map<string, AttemptRecord>();
+
+  prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
+    const existing = this.rows.get(key);
+    if (existing) throw new AttemptStateError(key, existing.state, 'prepared');
+    this.rows.set(key, { ...meta, key, requestHash, sanitizedBody, state: 'prepared', response: null, unknownReason: null });
+  }
+
+  markSending(key: string): boolean {
+    const row = this.rows.get(key);
+    if (!row || (row.state !== 'prepared' && row.state !== 'unknown')) return false;
+    row.state = 'sending';
+    return true;
+  }
+
+  markSucceeded(key: string, response: StoredResponse): void {
+    this.move(key, ['sending', 'unknown'], 'succeeded', { response, unknownReason: null });
+  }
+
+  markRejected(key: string, response: StoredResponse): void {
+    this.move(key, ['sending'], 'rejected', { response, unknownReason: null });
+  }
+
+  markUnknown(key: string, reason: string): void {
+    this.move(key, ['sending'], 'unknown', { unknownReason: reason });
+  }
+
+  get(key: string): AttemptRecord | undefined {
+    const row = this.rows.get(key);
+    return row ? { ...row } : undefined;
+  }
+
+  listByState(state: AttemptState): AttemptRecord[] {
+    return [...this.rows.values()].filter((r) => r.state === state).map((r) => ({ ...r }));
+  }
+
+  private move(key: string, from: AttemptState[], to: AttemptState, patch: Partial<AttemptRecord>): void {
+    const row = this.rows.get(key);
+    if (!row || !from.includes(row.state)) throw new AttemptStateError(key, row?.state ?? 'missing', to);
+    Object.assign(row, patch, { state: to });
+  }
+}

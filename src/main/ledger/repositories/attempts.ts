@@ -1,0 +1,285 @@
+// One row per payment attempt of a create call, written BEFORE the request leaves: a crash between
+// "sent" and "answered" leaves a row in state sending/unknown that recovery resolves with a status
+// read or a retry that reuses the same Idempotency-Key and body. Same state machine as the
+// gateway's AttemptStore (src/main/gateway/attempt-store.ts), which ledger-attempt-store.ts adapts:
+//
+//   prepared ──► sending ──► succeeded   (HTTP 2xx: the gateway took it; the body may still say failed)
+//                  ▲   │ ──► rejected    (a 4xx: the gateway refused it, nothing was created)
+//                  │   └───► unknown ──► succeeded   (a status read found it)
+//                  └───────────┘          retry with the same key and body
+import type { Ledger } from '../connection';
+import { redact as redactForLedger } from '../../../shared/redact';
+import { canonicalJson, isoTime, sha256Hex, systemClock, toFlag, type Clock } from '../support';
+
+export type AttemptKind = 'payin' | 'payout' | 'tokenization' | 'token_charge';
+export type AttemptState = 'prepared' | 'sending' | 'succeeded' | 'rejected' | 'unknown';
+
+export interface Attempt {
+  id: number;
+  profileId: string;
+  kind: AttemptKind;
+  idempotencyKey: string;
+  /** request_id of a pay-in, merchantReference of a payout. */
+  reference: string;
+  requestHash: string;
+  /** The request body as stored: card number masked, CVV, JWT and credentials redacted. */
+  requestBody: string;
+  /** requestBody is the exact request (nothing was redacted): it may be re-sent after a restart. */
+  replayable: boolean;
+  state: AttemptState;
+  tryCount: number;
+  httpStatus: number | null;
+  responseBody: string | null;
+  responseSource: 'create' | 'status_read' | null;
+  /** Why the outcome is unknown (timeout, connection error, 5xx, interrupted…). */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  lastSentAt: string | null;
+  completedAt: string | null;
+}
+
+/** An attempt whose body the caller already sanitized and hashed (the gateway's AttemptRunner). */
+export interface RecordAttempt {
+  profileId: string;
+  kind: AttemptKind;
+  idempotencyKey: string;
+  reference: string;
+  requestHash: string;
+  requestBody: string;
+  replayable: boolean;
+}
+
+/** An attempt from the raw body: the repository redacts and hashes it (storedRequest). */
+export interface PrepareAttempt {
+  profileId: string;
+  kind: AttemptKind;
+  idempotencyKey: string;
+  reference: string;
+  /** The request body as the client will send it (parsed JSON, amounts may be LosslessNumber). */
+  body: unknown;
+}
+
+export interface AttemptAnswer {
+  httpStatus: number;
+  responseBody: string;
+  /** Default "create"; "status_read" when a get-status answer settled an unknown attempt. */
+  source?: 'create' | 'status_read';
+}
+
+export class IdempotencyConflictError extends Error {
+  constructor(key: string) {
+    super(`Idempotency-Key ${key} is already recorded with another request`);
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+export class AttemptStateError extends Error {
+  constructor(
+    readonly key: string,
+    readonly from: AttemptState | 'missing',
+    readonly to: AttemptState,
+  ) {
+    super(`attempt ${key}: ${from} → ${to} is not allowed`);
+    this.name = 'AttemptStateError';
+  }
+}
+
+const allowedFrom: Record<AttemptState, readonly AttemptState[]> = {
+  prepared: [],
+  sending: ['prepared', 'unknown'],
+  succeeded: ['sending', 'unknown'],
+  rejected: ['sending'],
+  unknown: ['sending'],
+};
+
+interface AttemptRow {
+  id: number;
+  profile_id: string;
+  kind: AttemptKind;
+  idempotency_key: string;
+  reference: string;
+  request_hash: string;
+  request_body: string;
+  replayable: number;
+  state: AttemptState;
+  try_count: number;
+  http_status: number | null;
+  response_body: string | null;
+  response_source: 'create' | 'status_read' | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  last_sent_at: string | null;
+  completed_at: string | null;
+}
+
+const toAttempt = (r: AttemptRow): Attempt => ({
+  id: r.id,
+  profileId: r.profile_id,
+  kind: r.kind,
+  idempotencyKey: r.idempotency_key,
+  reference: r.reference,
+  requestHash: r.request_hash,
+  requestBody: r.request_body,
+  replayable: r.replayable === 1,
+  state: r.state,
+  tryCount: r.try_count,
+  httpStatus: r.http_status,
+  responseBody: r.response_body,
+  responseSource: r.response_source,
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  lastSentAt: r.last_sent_at,
+  completedAt: r.completed_at,
+});
+
+/**
+ * The stored form of a request body and its hash. The hash covers the redacted canonical body:
+ * a hash of the raw body would let anyone holding the ledger brute-force the CVV (1,000 values)
+ * or the hidden PAN digits. The client keeps the exact body in memory for its retries.
+ */
+export function storedRequest(body: unknown): { text: string; hash: string; replayable: boolean } {
+  const text = canonicalJson(redactForLedger(body));
+  return { text, hash: sha256Hex(text), replayable: text === canonicalJson(body) };
+}
+
+export class AttemptsRepository {
+  constructor(
+    private readonly db: Ledger,
+    private readonly now: Clock = systemClock,
+  ) {}
+
+  /**
+   * Records the intent before sending, from the raw body. Preparing the same key with the same
+   * body again returns the existing attempt (a redo of the same step); another body is refused.
+   */
+  prepare(input: PrepareAttempt): Attempt {
+    const { text, hash, replayable } = storedRequest(input.body);
+    return this.db.transaction(() => {
+      const existing = this.byKey(input.idempotencyKey);
+      if (existing) {
+        if (existing.requestHash !== hash || existing.profileId !== input.profileId || existing.kind !== input.kind) {
+          throw new IdempotencyConflictError(input.idempotencyKey);
+        }
+        return existing;
+      }
+      return this.record({ ...input, requestHash: hash, requestBody: text, replayable });
+    })();
+  }
+
+  /** Records a new attempt already sanitized by the caller. A key that exists is refused. */
+  record(input: RecordAttempt): Attempt {
+    const at = isoTime(this.now());
+    try {
+      const id = this.db
+        .prepare(
+          `INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?)`,
+        )
+        .run(input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), at, at)
+        .lastInsertRowid;
+      return this.byIdOrThrow(Number(id));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new IdempotencyConflictError(input.idempotencyKey);
+      throw error;
+    }
+  }
+
+  /**
+   * Compare-and-set prepared | unknown → sending, right before each send (first try and every
+   * resume). False, with nothing changed, in any other state: another send is in flight, or the
+   * attempt is final.
+   */
+  markSending(key: string): boolean {
+    const at = isoTime(this.now());
+    const result = this.db
+      .prepare(
+        `UPDATE attempts SET state = 'sending', try_count = try_count + 1, last_sent_at = ?, updated_at = ?
+         WHERE idempotency_key = ? AND state IN ('prepared', 'unknown')`,
+      )
+      .run(at, at, key);
+    return result.changes === 1;
+  }
+
+  markSucceeded(key: string, answer: AttemptAnswer): Attempt {
+    return this.finish(key, 'succeeded', answer);
+  }
+
+  markRejected(key: string, answer: AttemptAnswer): Attempt {
+    return this.finish(key, 'rejected', answer);
+  }
+
+  markUnknown(key: string, failure: { error: string; httpStatus?: number | null; responseBody?: string | null }): Attempt {
+    return this.move(key, 'unknown', {
+      http_status: failure.httpStatus ?? null,
+      response_body: failure.responseBody ?? null,
+      error: failure.error,
+    });
+  }
+
+  byKey(key: string): Attempt | undefined {
+    const row = this.db.prepare('SELECT * FROM attempts WHERE idempotency_key = ?').get(key) as AttemptRow | undefined;
+    return row && toAttempt(row);
+  }
+
+  byId(id: number): Attempt | undefined {
+    const row = this.db.prepare('SELECT * FROM attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+    return row && toAttempt(row);
+  }
+
+  /** Every attempt made for one request_id / merchantReference, oldest first. */
+  forReference(profileId: string, reference: string): Attempt[] {
+    return (
+      this.db.prepare('SELECT * FROM attempts WHERE reference = ? AND profile_id = ? ORDER BY id').all(reference, profileId) as AttemptRow[]
+    ).map(toAttempt);
+  }
+
+  /** Attempts in one state, oldest first; prepared / sending / unknown are indexed for recovery. */
+  byState(state: AttemptState, profileId?: string, limit = 1000): Attempt[] {
+    const rows = (
+      profileId === undefined
+        ? this.db.prepare('SELECT * FROM attempts WHERE state = ? ORDER BY id LIMIT ?').all(state, limit)
+        : this.db.prepare('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?').all(state, profileId, limit)
+    ) as AttemptRow[];
+    return rows.map(toAttempt);
+  }
+
+  /** Attempts whose outcome is not settled (for recovery after a restart), oldest first. */
+  unresolved(limit = 1000): Attempt[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM attempts WHERE state IN ('prepared', 'sending', 'unknown') ORDER BY id LIMIT ?")
+        .all(limit) as AttemptRow[]
+    ).map(toAttempt);
+  }
+
+  private finish(key: string, to: 'succeeded' | 'rejected', answer: AttemptAnswer): Attempt {
+    return this.move(key, to, {
+      http_status: answer.httpStatus,
+      response_body: answer.responseBody,
+      response_source: answer.source ?? 'create',
+      error: null,
+      completed_at: isoTime(this.now()),
+    });
+  }
+
+  private move(key: string, to: AttemptState, columns: Record<string, string | number | null>): Attempt {
+    return this.db.transaction(() => {
+      const current = this.byKey(key);
+      if (!current || !allowedFrom[to].includes(current.state)) throw new AttemptStateError(key, current?.state ?? 'missing', to);
+      const names = Object.keys(columns);
+      this.db
+        .prepare(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`)
+        .run(to, isoTime(this.now()), ...Object.values(columns), current.id);
+      return this.byIdOrThrow(current.id);
+    })();
+  }
+
+  private byIdOrThrow(id: number): Attempt {
+    const attempt = this.byId(id);
+    if (!attempt) throw new RangeError(`no attempt ${id}`);
+    return attempt;
+  }
+}

@@ -1,0 +1,106 @@
+// Every status read sent to the gateway and what came back, for the pay-in / payout timeline.
+import type { Ledger } from '../connection';
+import { redact as redactForLedger } from '../../../shared/redact';
+import { canonicalJson, isoTime } from '../support';
+
+export type StatusReadResult = 'ok' | 'not_found' | 'rate_limited' | 'rejected' | 'error' | 'unreachable';
+
+export interface StatusRead {
+  id: number;
+  profileId: string;
+  kind: 'payin' | 'payout';
+  /** The payin_id, request_id or payout_id that was asked for. */
+  reference: string;
+  payinRowId: number | null;
+  payoutRowId: number | null;
+  requestBody: string;
+  requestedAt: string;
+  httpStatus: number | null;
+  responseBody: string | null;
+  respondedAt: string | null;
+  result: StatusReadResult;
+  statusCode: string | null;
+  error: string | null;
+}
+
+export interface NewStatusRead {
+  profileId: string;
+  kind: 'payin' | 'payout';
+  reference: string;
+  payinRowId?: number | null;
+  payoutRowId?: number | null;
+  requestBody: unknown;
+  requestedAt: Date | string;
+  httpStatus?: number | null;
+  responseBody?: string | null;
+  respondedAt?: Date | string | null;
+  result: StatusReadResult;
+  statusCode?: string | number | null;
+  error?: string | null;
+}
+
+interface StatusReadRow {
+  id: number;
+  profile_id: string;
+  kind: 'payin' | 'payout';
+  reference: string;
+  payin_row_id: number | null;
+  payout_row_id: number | null;
+  request_body: string;
+  requested_at: string;
+  http_status: number | null;
+  response_body: string | null;
+  responded_at: string | null;
+  result: StatusReadResult;
+  status_code: string | null;
+  error: string | null;
+}
+
+const toStatusRead = (r: StatusReadRow): StatusRead => ({
+  id: r.id,
+  profileId: r.profile_id,
+  kind: r.kind,
+  reference: r.reference,
+  payinRowId: r.payin_row_id,
+  payoutRowId: r.payout_row_id,
+  requestBody: r.request_body,
+  requestedAt: r.requested_at,
+  httpStatus: r.http_status,
+  responseBody: r.response_body,
+  respondedAt: r.responded_at,
+  result: r.result,
+  statusCode: r.status_code,
+  error: r.error,
+});
+
+export class StatusReadsRepository {
+  constructor(private readonly db: Ledger) {}
+
+  record(read: NewStatusRead): StatusRead {
+    const id = this.db
+      .prepare(
+        `INSERT INTO status_reads (profile_id, kind, reference, payin_row_id, payout_row_id, request_body, requested_at,
+           http_status, response_body, responded_at, result, status_code, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(read.profileId, read.kind, read.reference, read.payinRowId ?? null, read.payoutRowId ?? null,
+        canonicalJson(redactForLedger(read.requestBody)), isoTime(read.requestedAt), read.httpStatus ?? null, read.responseBody ?? null,
+        read.respondedAt ? isoTime(read.respondedAt) : null, read.result,
+        read.statusCode === undefined || read.statusCode === null ? null : String(read.statusCode), read.error ?? null).lastInsertRowid;
+    return this.byId(Number(id)) as StatusRead;
+  }
+
+  byId(id: number): StatusRead | undefined {
+    const row = this.db.prepare('SELECT * FROM status_reads WHERE id = ?').get(id) as StatusReadRow | undefined;
+    return row && toStatusRead(row);
+  }
+
+  /** Oldest first, for a timeline. */
+  forPayin(payinRowId: number): StatusRead[] {
+    return (this.db.prepare('SELECT * FROM status_reads WHERE payin_row_id = ? ORDER BY id').all(payinRowId) as StatusReadRow[]).map(toStatusRead);
+  }
+
+  forPayout(payoutRowId: number): StatusRead[] {
+    return (this.db.prepare('SELECT * FROM status_reads WHERE payout_row_id = ? ORDER BY id').all(payoutRowId) as StatusReadRow[]).map(toStatusRead);
+  }
+}

@@ -1,0 +1,103 @@
+// The shape pay-ins and payouts share, how a row maps to it, and the mismatch rule.
+import { describeReason } from '../../../shared/spec/codes';
+import type { StatusCategory } from '../status';
+
+export type StatusSource = 'create' | 'notification' | 'status_read';
+
+/** unverified: no status read has confirmed the final status yet (a notification is only a claim). */
+export type Verification = 'unverified' | 'verified' | 'mismatch';
+
+export interface TransactionRecord {
+  id: number;
+  profileId: string;
+  method: string;
+  amount: string;
+  currency: string;
+  email: string;
+  /** null until the gateway answered. */
+  statusCode: string | null;
+  statusKnown: boolean;
+  statusCategory: StatusCategory | null;
+  final: boolean;
+  reasonCode: string | null;
+  reasonKnown: boolean;
+  statusChangedAt: string | null;
+  gatewayCreatedAt: string | null;
+  attemptId: number | null;
+  lastNotifiedStatus: string | null;
+  lastNotifiedAt: string | null;
+  lastVerifiedStatus: string | null;
+  lastVerifiedAt: string | null;
+  /** A final result contradicted by another source (kept forever; needs a human). */
+  conflict: string | null;
+  mismatch: boolean;
+  verification: Verification;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BaseRow {
+  id: number;
+  profile_id: string;
+  method: string;
+  amount: string;
+  currency: string;
+  email: string;
+  status_code: string | null;
+  status_category: StatusCategory | null;
+  final: number;
+  reason_code: string | null;
+  status_changed_at: string | null;
+  gateway_created_at: string | null;
+  attempt_id: number | null;
+  last_notified_status: string | null;
+  last_notified_at: string | null;
+  last_verified_status: string | null;
+  last_verified_at: string | null;
+  verified_against: string | null;
+  conflict: string | null;
+  mismatch: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toBaseRecord(r: BaseRow): TransactionRecord {
+  const final = r.final === 1;
+  const mismatch = r.mismatch === 1;
+  return {
+    id: r.id,
+    profileId: r.profile_id,
+    method: r.method,
+    amount: r.amount,
+    currency: r.currency,
+    email: r.email,
+    statusCode: r.status_code,
+    statusKnown: r.status_category !== null && r.status_category !== 'unknown',
+    statusCategory: r.status_category,
+    final,
+    reasonCode: r.reason_code,
+    reasonKnown: r.reason_code === null || describeReason(r.reason_code).known,
+    statusChangedAt: r.status_changed_at,
+    gatewayCreatedAt: r.gateway_created_at,
+    attemptId: r.attempt_id,
+    lastNotifiedStatus: r.last_notified_status,
+    lastNotifiedAt: r.last_notified_at,
+    lastVerifiedStatus: r.last_verified_status,
+    lastVerifiedAt: r.last_verified_at,
+    conflict: r.conflict,
+    mismatch,
+    verification: mismatch ? 'mismatch' : final && r.last_verified_status === r.status_code ? 'verified' : 'unverified',
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/**
+ * Mismatch: a final result contradicted by a notification or the create answer (conflict), or
+ * the gateway's latest status read, taken while we held this final status, saying something else.
+ * A read taken before the status changed (verified_against differs) proves nothing either way.
+ */
+export function isMismatch(r: BaseRow): boolean {
+  if (r.conflict !== null) return true;
+  return r.final === 1 && r.last_verified_status !== null && r.verified_against === r.status_code && r.last_verified_status !== r.status_code;
+}

@@ -1,0 +1,181 @@
+// The notification listener: POST /n/<profile path secret> with a JSON body. Each notification is
+// committed to the ledger (raw bytes, headers, time, source, profile) before it is answered, many
+// per transaction (group-commit.ts). A malformed one is stored too and answered 400 (413 when too
+// large, 415 when not JSON); only requests to a path that belongs to no profile are not stored,
+// because there is no profile to store them under. If the ledger write fails the answer is 503,
+// so the gateway retries: a notification is never acknowledged without being stored.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Ledger } from '../ledger/connection';
+import { NotificationsRepository, type NewNotification } from '../ledger/repositories/notifications';
+import { ProfilesRepository } from '../ledger/repositories/profiles';
+import { isoTime, systemClock, type Clock } from '../ledger/support';
+import type { Logger } from '../logger';
+import { readBody } from './body';
+import { ProfileCache } from './profile-cache';
+import { GroupCommitter } from './group-commit';
+import { classifyRequest } from './intake';
+
+export interface ListenerLimits {
+  maxBodyBytes: number;
+  /** Past this many body bytes the connection is cut instead of drained. */
+  hardBodyCapBytes: number;
+  maxHeaderBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above. */
+  timeoutCheckIntervalMs: number;
+  maxBatch: number;
+  batchWindowMs: number;
+  /** How long a path → profile lookup is reused (a ledger read per request costs more than the insert). */
+  profileCacheMs: number;
+}
+
+export const DEFAULT_LIMITS: ListenerLimits = {
+  maxBodyBytes: 256 * 1024,
+  hardBodyCapBytes: 2 * 1024 * 1024,
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  timeoutCheckIntervalMs: 1_000,
+  maxBatch: 1_000,
+  batchWindowMs: 0,
+  profileCacheMs: 1_000,
+};
+
+export interface ListenerOptions {
+  db: Ledger;
+  /** Loopback unless a deployment asks otherwise (behind a reverse proxy, say). */
+  host?: string;
+  port?: number;
+  limits?: Partial<ListenerLimits>;
+  /** Called with the id of every stored notification, after its answer was sent. Must not throw. */
+  onStored?: (id: number) => void;
+  now?: Clock;
+  log?: Logger;
+}
+
+export interface Listener {
+  host: string;
+  port: number;
+  /** The local URL of a profile's notification path. */
+  url(pathSecret: string): string;
+  stats(): { stored: number; batches: number; queued: number };
+  /** Forget cached profile paths; call after a profile is created, rotated or deleted. */
+  refreshProfiles(): void;
+  close(): Promise<void>;
+}
+
+export const LISTENER_PATH_PREFIX = '/n/';
+const PATH = /^\/n\/([A-Za-z0-9_-]{32,128})$/;
+
+const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  // An acknowledgement promises the notification survives a power cut: refuse a ledger that would not keep it.
+  if (options.db.pragma('synchronous', { simple: true }) !== 2) throw new Error('the notification listener needs a ledger with synchronous=FULL');
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const now = options.now ?? systemClock;
+  const log = options.log ?? silent;
+  const profiles = new ProfileCache(new ProfilesRepository(options.db, now), limits.profileCacheMs);
+  const notifications = new NotificationsRepository(options.db, now);
+  const committer = new GroupCommitter<NewNotification, number>((batch) => notifications.insertMany(batch), {
+    maxBatch: limits.maxBatch,
+    windowMs: limits.batchWindowMs,
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const receivedAt = isoTime(now());
+    const match = PATH.exec((req.url ?? '').split('?')[0] ?? '');
+    const profileId = match?.[1] === undefined ? undefined : profiles.idFor(match[1]);
+    if (!profileId) return answer(res, 404, { status: 'not_found' });
+    if (req.method !== 'POST') return answer(res, 405, { status: 'method_not_allowed' }, { allow: 'POST' });
+
+    const read = await readBody(req, limits.maxBodyBytes, limits.hardBodyCapBytes);
+    if (read === null) return; // the sender went away or timed out mid-body: nothing complete to keep
+    const record: NewNotification = {
+      profileId,
+      receivedAt,
+      sourceAddress: req.socket.remoteAddress ? `${req.socket.remoteAddress}:${req.socket.remotePort ?? ''}` : null,
+      rawHeaders: req.rawHeaders,
+      body: read.body,
+      bodySize: read.size,
+      bodyTruncated: read.truncated,
+      ...classifyRequest(read, req.headers['content-type'], limits.maxBodyBytes),
+    };
+
+    let id: number;
+    try {
+      id = await committer.submit(record);
+    } catch (error) {
+      log.error('notification could not be stored; answered 503 so the gateway retries', error);
+      return answer(res, 503, { status: 'unavailable' }, { 'retry-after': '1' });
+    }
+    const closeAfter: Record<string, string> = read.abusive || read.truncated ? { connection: 'close' } : {};
+    answer(res, record.answerStatus, record.answerStatus === 200 ? { status: 'received' } : { status: 'rejected', reason: record.detail }, closeAfter);
+    if (read.abusive) res.on('finish', () => req.socket.destroy());
+    try {
+      options.onStored?.(id);
+    } catch (error) {
+      log.error(`onStored failed for notification ${id}`, error);
+    }
+  };
+
+  const server = http.createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log.error('notification listener failed', error);
+        if (!res.headersSent) answer(res, 500, { status: 'error' });
+      });
+    },
+  );
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info(`notification listener on ${origin}${LISTENER_PATH_PREFIX}…`);
+
+  return {
+    host,
+    port,
+    url: (pathSecret) => `${origin}${LISTENER_PATH_PREFIX}${pathSecret}`,
+    stats: () => {
+      const s = committer.stats();
+      return { stored: s.committed, batches: s.batches, queued: s.queued };
+    },
+    refreshProfiles: () => profiles.clear(),
+    close: () => closeServer(server, committer),
+  };
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/** Stops accepting, lets requests in flight be stored and answered, then closes what is left. */
+async function closeServer(server: http.Server, committer: GroupCommitter<NewNotification, number>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = Date.now() + 2_000;
+  while (committer.stats().queued > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const force = setTimeout(() => server.closeAllConnections(), 1_000);
+  await closed;
+  clearTimeout(force);
+}

@@ -1,0 +1,138 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LosslessNumber } from '../../../src/shared/json';
+import { AttemptStateError, IdempotencyConflictError, storedRequest } from '../../../src/main/ledger/repositories/attempts';
+import { testLedger, type TestLedger } from '../../helpers/ledger';
+
+let ledger: TestLedger;
+afterEach(() => ledger?.close());
+
+const cardPayin = () => ({
+  merchant_id: 'm-1',
+  merchant_site_id: 's-1',
+  payment_method: 'credit_card',
+  amount: new LosslessNumber('10.10'),
+  currency: 'EUR',
+  email: 'ana@example.com',
+  request_id: 'req-1',
+  cardNum: '4111111111111111',
+  cardHolder: 'Ana Diaz',
+  cardExpireMonth: '12',
+  cardExpireYear: '2030',
+  cardCvv: '737',
+});
+
+describe('attempts (intent written before the request is sent)', () => {
+  it('stores the prepared attempt durably before any send, readable by another connection', () => {
+    ledger = testLedger();
+    const attempt = ledger.repos.attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: cardPayin() });
+    expect(attempt).toMatchObject({ state: 'prepared', tryCount: 0, httpStatus: null });
+    // Another process looking at the file (e.g. after a crash right now) sees the intent.
+    const other = new Database(ledger.file, { readonly: true });
+    expect(other.prepare('SELECT state, idempotency_key FROM attempts').all()).toEqual([{ state: 'prepared', idempotency_key: 'key-1' }]);
+    other.close();
+  });
+
+  it('keeps the exact amount and never the CVV or full card number', () => {
+    ledger = testLedger();
+    const attempt = ledger.repos.attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: cardPayin() });
+    expect(attempt.requestBody).not.toContain('4111111111111111');
+    expect(attempt.requestBody).not.toContain('737');
+    expect(JSON.parse(attempt.requestBody)).toMatchObject({ cardNum: '411111******1111', cardCvv: '[redacted]', cardHolder: 'Ana Diaz' });
+    expect(attempt.requestBody).toContain('"amount":10.10');
+  });
+
+  it('returns the same attempt when the same key is prepared again with the same body (key order irrelevant)', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    const first = attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: cardPayin() });
+    const reordered = Object.fromEntries(Object.entries(cardPayin()).reverse());
+    const again = attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: reordered });
+    expect(again.id).toBe(first.id);
+    expect(ledger.db.prepare('SELECT count(*) AS n FROM attempts').get()).toEqual({ n: 1 });
+  });
+
+  it('refuses the same key with another body', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: cardPayin() });
+    const changed = { ...cardPayin(), amount: new LosslessNumber('10.11') };
+    expect(() => attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: changed })).toThrow(
+      IdempotencyConflictError,
+    );
+    expect(storedRequest(changed).hash).not.toBe(storedRequest(cardPayin()).hash);
+  });
+
+  it('walks prepared → sending → unknown → sending (retry, same key) → succeeded and counts tries', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    attempts.prepare({ profileId: ledger.profile.id, kind: 'payout', idempotencyKey: 'key-p', reference: 'po-1', body: { amount: 5 } });
+    expect(attempts.markSending('key-p')).toBe(true);
+    expect(attempts.markSending('key-p')).toBe(false); // already in flight: a second sender must back off
+    ledger.clock.advance(5000);
+    expect(attempts.markUnknown('key-p', { error: 'timeout after 30 s' })).toMatchObject({ state: 'unknown', error: 'timeout after 30 s' });
+    expect(attempts.unresolved().map((a) => a.idempotencyKey)).toEqual(['key-p']);
+    expect(attempts.markSending('key-p')).toBe(true);
+    const done = attempts.markSucceeded('key-p', { httpStatus: 200, responseBody: '{"status_code":"P100"}' });
+    expect(done).toMatchObject({ state: 'succeeded', tryCount: 2, httpStatus: 200, responseSource: 'create', completedAt: '2026-03-01T10:00:05.000Z' });
+    expect(attempts.unresolved()).toEqual([]);
+  });
+
+  it('lets a status read settle an unknown attempt', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'k', reference: 'r', body: {} });
+    attempts.markSending('k');
+    attempts.markUnknown('k', { error: 'connection reset' });
+    expect(attempts.markSucceeded('k', { httpStatus: 200, responseBody: '{"payin_id":"p"}', source: 'status_read' })).toMatchObject({
+      state: 'succeeded',
+      responseSource: 'status_read',
+      error: null,
+    });
+  });
+
+  it('refuses to send an attempt that already ended, and to finish one never sent', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'k', reference: 'r', body: {} });
+    expect(() => attempts.markSucceeded('k', { httpStatus: 200, responseBody: '{}' })).toThrow(AttemptStateError);
+    expect(() => attempts.markUnknown('nope', { error: 'x' })).toThrow(/missing → unknown/);
+    attempts.markSending('k');
+    attempts.markRejected('k', { httpStatus: 400, responseBody: '{"reason_code":"MISSING_PARAMS"}' });
+    expect(attempts.markSending('k')).toBe(false);
+    expect(() => attempts.markUnknown('k', { error: 'x' })).toThrow(/rejected → unknown is not allowed/);
+    expect(attempts.byKey('k')).toMatchObject({ state: 'rejected', tryCount: 1 });
+  });
+
+  it('marks a body without card data replayable (stored verbatim) and a card body not', () => {
+    ledger = testLedger();
+    const { attempts } = ledger.repos;
+    const plain = attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'a', reference: 'r1', body: { method: 'blik', amount: new LosslessNumber('5.00') } });
+    const card = attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'b', reference: 'r2', body: cardPayin() });
+    expect(plain).toMatchObject({ replayable: true, requestBody: '{"amount":5.00,"method":"blik"}' });
+    expect(card.replayable).toBe(false);
+  });
+
+  it('enforces a unique idempotency key at the database level too', () => {
+    ledger = testLedger();
+    ledger.repos.attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'k', reference: 'r', body: {} });
+    expect(() =>
+      ledger.db
+        .prepare("INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, state, created_at, updated_at) VALUES (?, 'payin', 'k', 'r2', 'h', '{}', 'prepared', 'x', 'x')")
+        .run(ledger.profile.id),
+    ).toThrow(/UNIQUE/);
+  });
+
+  it('rolls back an attempt and its pay-in row together when the pair is written in one transaction', () => {
+    ledger = testLedger();
+    const { attempts, payins } = ledger.repos;
+    const write = ledger.db.transaction(() => {
+      const attempt = attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'k', reference: 'req-9', body: {} });
+      payins.recordRequest({ profileId: ledger.profile.id, kind: 'payin', requestId: 'req-9', method: 'crypto', amount: '0.1234', currency: 'BTC', email: 'x@y.z', attemptId: attempt.id });
+      throw new Error('crash before commit');
+    });
+    expect(() => write()).toThrow('crash before commit');
+    expect(attempts.byKey('k')).toBeUndefined();
+    expect(payins.byRequestId(ledger.profile.id, 'req-9')).toBeUndefined();
+  });
+});

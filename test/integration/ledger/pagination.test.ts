@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PayinRecord } from '../../../src/main/ledger/repositories/payins';
+import type { TransactionFilter } from '../../../src/main/ledger/repositories/transactions';
+import { testLedger, type TestLedger } from '../../helpers/ledger';
+
+const opened: TestLedger[] = [];
+afterEach(() => opened.splice(0).forEach((l) => l.close()));
+
+const methods = ['credit_card', 'blik', 'crypto'] as const;
+const codes = ['100', '200', '302', '777'] as const;
+const currencies = ['EUR', 'PLN'] as const;
+
+interface Seed {
+  method: (typeof methods)[number];
+  code: (typeof codes)[number] | null;
+  currency: (typeof currencies)[number];
+  /** 0 makes rows share created_at, so the id tie-break is exercised. */
+  gapMs: number;
+}
+
+let nextRef = 0;
+
+function fill(l: TestLedger, seeds: readonly Seed[]): PayinRecord[] {
+  return seeds.map((s) => {
+    l.clock.advance(s.gapMs);
+    const row = l.repos.payins.recordRequest({ profileId: l.profile.id, kind: 'payin', requestId: `r${nextRef++}`, method: s.method, amount: '1', currency: s.currency, email: 'a@b.c' });
+    return s.code === null ? row : l.repos.payins.applyStatus(row.id, { statusCode: s.code, source: 'create' }).record;
+  });
+}
+
+/** The expected result, computed in plain TypeScript from what was inserted. */
+function expected(rows: readonly PayinRecord[], f: TransactionFilter): number[] {
+  return rows
+    .filter((r) => !f.statusCodes?.length || (r.statusCode !== null && f.statusCodes.includes(r.statusCode)))
+    .filter((r) => !f.methods?.length || f.methods.includes(r.method))
+    .filter((r) => !f.currencies?.length || f.currencies.includes(r.currency))
+    .filter((r) => !f.categories?.length || (r.statusCategory !== null && f.categories.includes(r.statusCategory)))
+    .filter((r) => f.final === undefined || r.final === f.final)
+    .filter((r) => f.createdFrom === undefined || r.createdAt >= new Date(f.createdFrom).toISOString())
+    .filter((r) => f.createdTo === undefined || r.createdAt < new Date(f.createdTo).toISOString())
+    .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1))
+    .map((r) => r.id);
+}
+
+/** Walks every page; bounded so a cursor bug cannot loop forever. */
+function walk(l: TestLedger, f: TransactionFilter, limit: number, maxPages: number): number[] {
+  const ids: number[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < maxPages; page++) {
+    const result = l.repos.payins.page(f, { limit, cursor });
+    expect(result.items.length).toBeLessThanOrEqual(limit);
+    ids.push(...result.items.map((r) => r.id));
+    if (result.nextCursor === null) return ids;
+    cursor = result.nextCursor;
+  }
+  throw new Error(`more than ${maxPages} pages`);
+}
+
+const seedArb = fc.record({
+  method: fc.constantFrom(...methods),
+  code: fc.option(fc.constantFrom(...codes), { nil: null }),
+  currency: fc.constantFrom(...currencies),
+  gapMs: fc.constantFrom(0, 0, 1, 1000),
+});
+
+const filterArb = fc.record(
+  {
+    statusCodes: fc.subarray([...codes]),
+    methods: fc.subarray([...methods]),
+    currencies: fc.subarray([...currencies]),
+    categories: fc.subarray(['pending', 'success', 'decline', 'unknown'] as const),
+    final: fc.boolean(),
+    createdFrom: fc.integer({ min: 0, max: 40_000 }).map((ms) => new Date(Date.parse('2026-03-01T10:00:00Z') + ms)),
+  },
+  { requiredKeys: [] },
+);
+
+describe('keyset pagination of pay-ins (newest first on created_at, id)', () => {
+  it('returns every matching row exactly once, in order, for any data, filter and page size', () => {
+    fc.assert(
+      fc.property(fc.array(seedArb, { minLength: 0, maxLength: 60 }), filterArb, fc.integer({ min: 1, max: 9 }), (seeds, filter, limit) => {
+        const l = testLedger();
+        opened.push(l);
+        const rows = fill(l, seeds);
+        const want = expected(rows, filter);
+        const got = walk(l, filter, limit, want.length + 2);
+        expect(got).toEqual(want);
+        l.close();
+        opened.pop();
+      }),
+      { numRuns: 40, seed: 20260301 },
+    );
+  });
+
+  it('neither repeats nor skips rows when new rows arrive between pages', () => {
+    const l = testLedger();
+    opened.push(l);
+    const seeds: Seed[] = Array.from({ length: 45 }, (_, i) => ({ method: methods[i % 3] as Seed['method'], code: '200', currency: 'EUR', gapMs: i % 4 === 0 ? 0 : 500 }));
+    const original = expected(fill(l, seeds), {});
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const result = l.repos.payins.page({}, { limit: 10, cursor });
+      seen.push(...result.items.map((r) => r.id));
+      // Newer rows (and some with the very same created_at) arrive while the user scrolls.
+      fill(l, [
+        { method: 'blik', code: '100', currency: 'PLN', gapMs: 0 },
+        { method: 'blik', code: '100', currency: 'PLN', gapMs: 10 },
+      ]);
+      if (result.nextCursor === null) break;
+      cursor = result.nextCursor;
+    }
+    expect(seen).toEqual(original);
+  });
+
+  it('refuses a forged or damaged cursor and an invalid limit', () => {
+    const l = testLedger();
+    opened.push(l);
+    expect(() => l.repos.payins.page({}, { cursor: 'not-a-cursor' })).toThrow(/invalid page cursor/);
+    expect(() => l.repos.payins.page({}, { cursor: Buffer.from('["x", 1]').toString('base64url') })).toThrow(/invalid page cursor/);
+    expect(() => l.repos.payins.page({}, { limit: 0 })).toThrow(/positive integer/);
+  });
+
+  it('serves single-value filters from an index in created_at order, with no sort step', () => {
+    const l = testLedger();
+    opened.push(l);
+    fill(l, [{ method: 'blik', code: '200', currency: 'EUR', gapMs: 1 }]);
+    const cursor = l.repos.payins.page({}, { limit: 1 }).items[0];
+    const filters: TransactionFilter[] = [
+      {},
+      { statusCodes: ['200'] },
+      { statusCodes: ['200'], methods: ['blik'], createdFrom: '2026-01-01', createdTo: '2026-04-01' },
+      { methods: ['blik'] },
+      { currencies: ['EUR'] },
+      { categories: ['decline'] },
+      { mismatch: true },
+      { final: false },
+      { profileId: l.profile.id },
+    ];
+    for (const filter of filters) {
+      const query = l.repos.payins.pageQuery(filter, { cursor: cursor && Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url') });
+      const plan = (l.db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((p) => p.detail).join(' | ');
+      expect(plan, JSON.stringify(filter)).toMatch(/USING (COVERING )?INDEX payins_/);
+      expect(plan, JSON.stringify(filter)).not.toMatch(/TEMP B-TREE|SCAN payins/);
+    }
+  });
+});

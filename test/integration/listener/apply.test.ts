@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotificationApplier, type AppliedNotification } from '../../../src/main/services/notification-applier';
+import { payinNotification, post } from '../../helpers/http';
+import { listenerFixture, waitFor, type ListenerFixture } from '../../helpers/listener';
+
+let fx: ListenerFixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+interface Wired {
+  fx: ListenerFixture;
+  applier: NotificationApplier;
+  results: AppliedNotification[];
+  /** Posts and waits until the apply step has processed the stored notification. */
+  send(body: string): Promise<AppliedNotification>;
+}
+
+async function wired(): Promise<Wired> {
+  const results: AppliedNotification[] = [];
+  const box: { applier?: NotificationApplier } = {};
+  fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
+  const f = fx;
+  const applier = (box.applier = new NotificationApplier({ db: f.ledger.db, now: f.ledger.clock.now, onApplied: (r) => results.push(r) }));
+  return {
+    fx: f,
+    applier,
+    results,
+    send: async (body) => {
+      const before = results.length;
+      expect((await post(f.url, body)).status).toBe(200);
+      await waitFor(() => results.length > before);
+      return results.at(-1) as AppliedNotification;
+    },
+  };
+}
+
+function payin(w: Wired, requestId: string, payinId: string | null, amount = '10.50') {
+  const { payins } = w.fx.ledger.repos;
+  const row = payins.recordRequest({ profileId: w.fx.ledger.profile.id, kind: 'payin', requestId, method: 'credit_card', amount, currency: 'EUR', email: 'a@b.c' });
+  return payinId ? payins.applyCreateAnswer(row.id, { payinId, statusCode: 100 }).record : row;
+}
+
+const outcomeOf = (w: Wired, id: number) => w.fx.ledger.repos.notifications.byId(id)?.outcome;
+
+describe('applying stored notifications', () => {
+  it('moves the pay-in to its notified final status, unverified until a status read agrees', async () => {
+    const w = await wired();
+    const row = payin(w, 'req-p-1', 'p-1');
+    const result = await w.send(payinNotification('p-1', 200));
+    expect(result).toMatchObject({ outcome: 'applied', subject: 'payin', rowId: row.id, needsVerification: true });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true, lastNotifiedStatus: '200', verification: 'unverified' });
+    expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => n.id)).toEqual([result.id]);
+  });
+
+  it('recognises a duplicate delivery and changes nothing for it', async () => {
+    const w = await wired();
+    const row = payin(w, 'req-p-2', 'p-2');
+    const first = await w.send(payinNotification('p-2', 302, { reason_code: 'RISK_BLOCKED' }));
+    const second = await w.send(payinNotification('p-2', 302, { reason_code: 'RISK_BLOCKED', updated_at: '2026-03-01T11:00:00.000Z' }));
+    expect(first.outcome).toBe('applied');
+    expect(second).toMatchObject({ outcome: 'duplicate', rowId: row.id, detail: `duplicate of notification ${first.id}` });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '302', reasonCode: 'RISK_BLOCKED', mismatch: false });
+  });
+
+  it('ignores a late pending notification after the final one (out-of-order delivery)', async () => {
+    const w = await wired();
+    const row = payin(w, 'req-p-3', 'p-3');
+    await w.send(payinNotification('p-3', 200));
+    const late = await w.send(payinNotification('p-3', 101));
+    expect(late.outcome).toBe('applied');
+    expect(late.detail).toMatch(/already holds/);
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true });
+  });
+
+  it('keeps a notification for an unknown pay-in as an orphan, and applies it once the pay-in is known', async () => {
+    const w = await wired();
+    const orphan = await w.send(payinNotification('p-4', 200));
+    const copy = await w.send(payinNotification('p-4', 200));
+    expect(orphan.outcome).toBe('orphan');
+    expect(copy.outcome).toBe('duplicate');
+    // The create answer arrives after the notification (it raced it, or the app restarted).
+    const row = payin(w, 'req-p-4', 'p-4');
+    const matched = w.applier.matchOrphans('payin', row.id);
+    expect(matched).toEqual([expect.objectContaining({ id: orphan.id, outcome: 'applied', rowId: row.id })]);
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true });
+    expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => [n.id, n.outcome])).toEqual([
+      [orphan.id, 'applied'],
+      [copy.id, 'duplicate'],
+    ]);
+  });
+
+  it('matches a notification by request_id when the create answer (and payin_id) was lost', async () => {
+    const w = await wired();
+    const row = payin(w, 'req-p-5', null);
+    const result = await w.send(payinNotification('p-5', 200));
+    expect(result).toMatchObject({ outcome: 'applied', rowId: row.id });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ payinId: 'p-5', statusCode: '200' });
+  });
+
+  it('flags a mismatch when the notification contradicts the final status or the amount', async () => {
+    const w = await wired();
+    const declined = payin(w, 'req-p-6', 'p-6');
+    w.fx.ledger.repos.payins.applyStatus(declined.id, { statusCode: 302, source: 'create' });
+    expect((await w.send(payinNotification('p-6', 200))).outcome).toBe('mismatch');
+    expect(w.fx.ledger.repos.payins.byId(declined.id)).toMatchObject({ statusCode: '302', mismatch: true });
+
+    const wrongAmount = payin(w, 'req-p-7', 'p-7', '99.00');
+    const result = await w.send(payinNotification('p-7', 200)); // notifies 10.5
+    expect(result.outcome).toBe('mismatch');
+    expect(w.fx.ledger.repos.payins.byId(wrongAmount.id)?.conflict).toMatch(/amount 10\.5 instead of 99\.00/);
+  });
+
+  it('keeps an unknown status code as sent and flags it unknown', async () => {
+    const w = await wired();
+    const row = payin(w, 'req-p-8', 'p-8');
+    await w.send(payinNotification('p-8', 642, { reason_code: 'SHINY_NEW_REASON' }));
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false });
+  });
+
+  it('applies payout notifications and vaults token metadata from tokenization notifications', async () => {
+    const w = await wired();
+    const { payouts, payins, tokens } = w.fx.ledger.repos;
+    const payout = payouts.upsertFromCreate(
+      { profileId: w.fx.ledger.profile.id, merchantReference: 'po-ref', method: 'crypto', amount: '0.0001', currency: 'USD', email: 'c@d.e' },
+      { payoutId: 'po-1', statusCode: 'P100' },
+    );
+    const paid = await w.send(JSON.stringify({ event: 'v2_payout_notification', status_code: 'P200', payout_id: 'po-1', merchantReference: 'po-ref', amount: 0.00010, currency: 'USD' }));
+    expect(paid).toMatchObject({ outcome: 'applied', subject: 'payout', rowId: payout.id });
+    expect(payouts.byId(payout.id)).toMatchObject({ statusCode: 'P200', final: true });
+
+    const tokenPayin = payins.upsertFromCreate(
+      { profileId: w.fx.ledger.profile.id, kind: 'tokenization', requestId: 'req-t', method: 'credit_card', amount: '1.00', currency: 'EUR', email: 'a@b.c' },
+      { payinId: 'p-t', statusCode: 100 },
+    );
+    const vaulted = await w.send(
+      JSON.stringify({ event: 'v2_tokenization_notification', status_code: 200, payin_id: 'p-t', request_id: 'req-t', token: 'tok_abc', card: { brand: 'visa', bin: '411111', last4: '1111', exp_month: '12', exp_year: '2030' } }),
+    );
+    expect(vaulted).toMatchObject({ outcome: 'applied', rowId: tokenPayin.id });
+    expect(tokens.byRef(w.fx.ledger.profile.id, 'tok_abc')).toMatchObject({ id: vaulted.tokenRowId, brand: 'visa', bin: '411111', last4: '1111', payinId: 'p-t' });
+    expect(payins.byId(tokenPayin.id)?.statusCode).toBe('100'); // the pay-in's own result comes with v2_payin_notification
+  });
+
+  it('applies after a restart what was stored but not yet applied', async () => {
+    fx = await listenerFixture(); // no apply step wired: notifications stay pending, as after a crash
+    const f = fx;
+    f.ledger.repos.payins.upsertFromCreate(
+      { profileId: f.ledger.profile.id, kind: 'payin', requestId: 'req-p-9', method: 'blik', amount: '10.5', currency: 'EUR', email: 'a@b.c' },
+      { payinId: 'p-9', statusCode: 100 },
+    );
+    for (const code of [200, 200]) expect((await post(f.url, payinNotification('p-9', code))).status).toBe(200);
+    expect(f.ledger.repos.notifications.pendingIds()).toHaveLength(2);
+    const applier = new NotificationApplier({ db: f.ledger.db });
+    expect(applier.recoverPending()).toBe(2);
+    expect(f.ledger.repos.notifications.pendingIds()).toEqual([]);
+    expect(f.stored.map((id) => f.ledger.repos.notifications.byId(id)?.outcome)).toEqual(['applied', 'duplicate']);
+    expect(f.ledger.repos.payins.byPayinId('p-9')?.statusCode).toBe('200');
+  });
+
+  it('leaves malformed notifications alone', async () => {
+    const w = await wired();
+    expect((await post(w.fx.url, '{oops')).status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const id = w.fx.stored[0] as number;
+    expect(outcomeOf(w, id)).toBe('malformed');
+    expect(w.results.filter((r) => r.id === id)).toEqual([]);
+  });
+});

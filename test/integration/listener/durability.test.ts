@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../../src/main/ledger/connection';
+import { ProfilesRepository } from '../../../src/main/ledger/repositories/profiles';
+import { payinNotification, post } from '../../helpers/http';
+import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
+import { tempDir } from '../../helpers/temp-dir';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fixture(): Promise<ListenerFixture> {
+  const fx = await listenerFixture();
+  cleanups.push(() => fx.close());
+  return fx;
+}
+
+/** Starts the listener in a child process on a fresh ledger; resolves once it accepts connections. */
+async function childListener(): Promise<{ child: ChildProcess; file: string; secret: string; port: number }> {
+  const { dir, cleanup } = tempDir('paydesk-kill-');
+  cleanups.push(cleanup);
+  const file = path.join(dir, 'ledger.sqlite');
+  const db = openLedger({ file });
+  const secret = new ProfilesRepository(db).create({ name: 'p', environment: 'local', baseUrl: 'http://x/api/v2', merchantId: 'm', merchantSiteId: 's' }).listenerPathSecret;
+  db.close();
+  const script = path.join(import.meta.dirname, '../../helpers/listener-child.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('child listener did not start within 15 s')), 15_000);
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+  });
+  return { child, file, secret, port };
+}
+
+describe('notification listener: stored before acknowledged', () => {
+  it('has every acknowledged notification on disk when the process is killed right after the acks', async () => {
+    const { child, file, secret, port } = await childListener();
+    const url = `http://127.0.0.1:${port}/n/${secret}`;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+    cleanups.push(() => agent.destroy());
+    const acked = new Set<string>();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const total = 400;
+    const killAfter = 120;
+    // All sent at once; the moment the 120th acknowledgement arrives the child gets SIGKILL,
+    // with more requests in flight: only what was acknowledged has to be there, all of it.
+    const sends = Array.from({ length: total }, (_, i) =>
+      post(url, payinNotification(`kill-${i}`), {
+        agent,
+        onResponse: (status) => {
+          if (status !== 200) return;
+          acked.add(`kill-${i}`);
+          if (acked.size === killAfter) child.kill('SIGKILL');
+        },
+      }).catch(() => undefined),
+    );
+    await Promise.all(sends);
+    await exited;
+    expect(child.signalCode).toBe('SIGKILL');
+    expect(acked.size).toBeGreaterThanOrEqual(killAfter);
+    expect(acked.size).toBeLessThan(total); // the kill really cut the run short
+
+    const db = new Database(file, { readonly: true });
+    const stored = new Set((db.prepare('SELECT transaction_ref FROM notifications').all() as { transaction_ref: string }[]).map((r) => r.transaction_ref));
+    db.close();
+    const lost = [...acked].filter((ref) => !stored.has(ref));
+    expect(lost).toEqual([]);
+  });
+
+  it('answers 503 (never 2xx) when the ledger cannot take the write, and 200 once it can', async () => {
+    const fx = await fixture();
+    fx.ledger.db.pragma('busy_timeout = 50');
+    const blocker = new Database(fx.ledger.file);
+    cleanups.push(() => {
+      blocker.close();
+    });
+    blocker.exec('BEGIN IMMEDIATE'); // another writer holds the lock
+    const refused = await post(fx.url, payinNotification('p-busy'));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(fx.stored).toEqual([]);
+    blocker.exec('ROLLBACK');
+    expect((await post(fx.url, payinNotification('p-busy'))).status).toBe(200);
+    expect(fx.rowCount()).toBe(1);
+  });
+
+  it('answers requests in flight when closed, then refuses connections', async () => {
+    const fx = await listenerFixture();
+    const inFlight = Array.from({ length: 20 }, (_, i) => post(fx.url, payinNotification(`close-${i}`)));
+    await new Promise((resolve) => setImmediate(resolve));
+    await fx.listener.close();
+    const replies = await Promise.allSettled(inFlight);
+    const answered = replies.filter((r) => r.status === 'fulfilled' && r.value.status === 200).length;
+    expect(fx.rowCount()).toBe(answered);
+    await expect(post(fx.url, payinNotification('late'))).rejects.toThrow(/ECONNREFUSED/);
+    fx.reader.close();
+    fx.ledger.close();
+  });
+});

@@ -1,0 +1,294 @@
+// The runner's rules with a scripted transport and a fake clock: what is stored when, which
+// failures are retried with the same key and bytes, and how unknown attempts are settled.
+import { describe, expect, it } from 'vitest';
+import { nextStep } from '../../../src/main/gateway/advice';
+import { AttemptRunner, type AttemptEvent } from '../../../src/main/gateway/attempt-runner';
+import type { CreateTransport } from '../../../src/main/gateway/client';
+import type { CreateEndpoint } from '../../../src/main/gateway/endpoints';
+import { MemoryAttemptStore } from '../../../src/main/gateway/memory-attempt-store';
+import type { CallResult } from '../../../src/main/gateway/result';
+import { TEST_CARD, payinBody, payoutBody } from '../../helpers/gateway-bodies';
+
+const m = { merchant_id: 'mer_1', merchant_site_id: 'site_1' };
+type Step = CallResult<Record<string, unknown>>;
+const ok = (body: Record<string, unknown> = { status: 'success', status_code: 100, payin_id: 'p-1' }): Step => ({ kind: 'ok', status: 200, body, raw: JSON.stringify(body) });
+const rejected = (status: number, body: Record<string, unknown>): Step => ({ kind: 'rejected', status, body, raw: JSON.stringify(body) });
+const serverError: Step = { kind: 'server_error', status: 500, body: {}, raw: '' };
+const timeout: Step = { kind: 'timeout' };
+
+function harness(script: Step[], statusScript: Step[] = [], policy = {}) {
+  const store = new MemoryAttemptStore();
+  const sent: { endpoint: CreateEndpoint; body: string; key: string; stateAtSend: string | undefined }[] = [];
+  const statusReads: unknown[] = [];
+  let now = 1_000_000;
+  const sleeps: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const transport: CreateTransport = {
+    async sendCreate(endpoint, body, key) {
+      sent.push({ endpoint, body, key, stateAtSend: store.get(key)?.state });
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return (script.shift() ?? ok()) as never;
+    },
+    async payinStatus(request) {
+      statusReads.push(request);
+      return (statusReads.length <= statusScript.length ? statusScript[statusReads.length - 1] : ok({ payin_id: 'p-1', status_code: 101 })) as never;
+    },
+  };
+  let n = 0;
+  const events: AttemptEvent[] = [];
+  const runner = new AttemptRunner({
+    transport,
+    store,
+    clock: { now: () => now },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    ids: { uuid: () => `key-${++n}` },
+    policy: { maxTries: 4, maxTotalMs: 60_000, baseDelayMs: 100, factor: 2, maxDelayMs: 1_000, ...policy },
+    observer: (e) => events.push(e),
+  });
+  return { store, sent, statusReads, sleeps, runner, events, maxInFlight: () => maxInFlight, advance: (ms: number) => (now += ms) };
+}
+
+describe('AttemptRunner.start', () => {
+  it('records the key and sanitized body before the request leaves, then stores the answer', async () => {
+    const h = harness([ok()]);
+    const outcome = await h.runner.start('payin_create', payinBody(m, 'credit_card', 'r1'));
+    expect(outcome).toMatchObject({ state: 'succeeded', key: 'key-1', tries: 1, httpStatus: 200, source: 'create' });
+    expect(h.sent[0]).toMatchObject({ key: 'key-1', stateAtSend: 'sending' });
+    const stored = h.store.get('key-1');
+    expect(stored).toMatchObject({ state: 'succeeded', endpoint: 'payin_create', reference: 'r1', replayable: false });
+    expect(stored?.sanitizedBody).not.toContain(TEST_CARD.number);
+    expect(stored?.response).toEqual({ httpStatus: 200, body: JSON.stringify({ status: 'success', status_code: 100, payin_id: 'p-1' }), source: 'create' });
+  });
+
+  it('retries timeouts and 5xx with the same key and the same bytes, on the backoff schedule', async () => {
+    const h = harness([timeout, serverError, { kind: 'network_error', message: 'reset', connectFailed: false }, ok()]);
+    const outcome = await h.runner.start('payin_create', payinBody(m, 'credit_card', 'r1'));
+    expect(outcome).toMatchObject({ state: 'succeeded', tries: 4 });
+    expect(new Set(h.sent.map((s) => s.key))).toEqual(new Set(['key-1']));
+    expect(new Set(h.sent.map((s) => s.body)).size).toBe(1);
+    expect(h.sent[0]?.body).toContain(TEST_CARD.number);
+    expect(h.sleeps).toEqual([100, 200, 400]);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const h = harness([{ kind: 'rate_limited', status: 429, retryAfterSeconds: 2, body: {}, raw: '' }, ok()]);
+    await h.runner.start('payout_create', payoutBody(m, 'fps', 'p1'));
+    expect(h.sleeps).toEqual([2_000]);
+  });
+
+  it.each([400, 401, 404, 409, 413, 422])('never retries a %i', async (status) => {
+    const h = harness([rejected(status, { status: 'error', reason_code: 'INVALID_PARAMS' }), ok()]);
+    const outcome = await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(outcome).toMatchObject({ state: 'rejected', tries: 1, httpStatus: status, body: { reason_code: 'INVALID_PARAMS' } });
+    expect(h.sent).toHaveLength(1);
+    expect(h.store.get('key-1')?.state).toBe('rejected');
+  });
+
+  it('ends unknown, never failed, when the tries run out', async () => {
+    const h = harness([timeout, timeout, timeout, timeout, ok()]);
+    const outcome = await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(outcome).toMatchObject({ state: 'unknown', tries: 4 });
+    expect(h.sent).toHaveLength(4);
+    expect(h.store.get('key-1')).toMatchObject({ state: 'unknown', response: null });
+    expect(h.store.get('key-1')?.unknownReason).toMatch(/timeout; no further try \(max_tries\) after 4 tries/);
+    expect(nextStep(outcome).action).toBe('resolve_unknown');
+  });
+
+  it('stops at the total time budget', async () => {
+    const h = harness([serverError, serverError, serverError], [], { maxTotalMs: 250 });
+    const outcome = await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(outcome).toMatchObject({ state: 'unknown', tries: 2 });
+    expect(h.sleeps).toEqual([100]);
+  });
+
+  it('does not retry an unreadable answer; its outcome is unknown', async () => {
+    const h = harness([{ kind: 'unexpected_response', status: 200, message: 'not JSON' }]);
+    expect(await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'))).toMatchObject({ state: 'unknown', tries: 1 });
+  });
+
+  it('refuses an amount that is not decimal text before anything is recorded or sent', async () => {
+    const h = harness([]);
+    await expect(h.runner.start('payin_create', payinBody(m, 'blik', 'r1', { amount: '1e3' }))).rejects.toThrow(TypeError);
+    expect(() => h.runner.prepare('payin_create', { ...payinBody(m, 'blik', 'r1'), amount: 10.5 as unknown as string })).toThrow(TypeError);
+    expect(h.store.listByState('prepared')).toEqual([]);
+    expect(h.sent).toEqual([]);
+  });
+
+  it('gives each attempt its own key', async () => {
+    const h = harness([]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r2'));
+    expect(h.sent.map((s) => s.key)).toEqual(['key-1', 'key-2']);
+  });
+
+  it('tells the observer what happened, without bodies', async () => {
+    const h = harness([timeout, ok()]);
+    await h.runner.start('payin_create', payinBody(m, 'credit_card', 'r1'));
+    expect(h.events.map((e) => e.type)).toEqual(['try', 'answer', 'wait', 'try', 'answer']);
+    expect(JSON.stringify(h.events)).not.toContain(TEST_CARD.number);
+  });
+  it('a throwing observer does not change the outcome', async () => {
+    const store = new MemoryAttemptStore();
+    const runner = new AttemptRunner({
+      transport: { sendCreate: async () => ok() as never, payinStatus: () => Promise.reject(new Error('unused')) },
+      store,
+      clock: { now: () => 0 },
+      sleep: async () => undefined,
+      ids: { uuid: () => 'k' },
+      observer: () => {
+        throw new Error('observer bug');
+      },
+    });
+    expect(await runner.start('payin_create', payinBody(m, 'blik', 'r1'))).toMatchObject({ state: 'succeeded' });
+    expect(store.get('k')?.state).toBe('succeeded');
+  });
+});
+
+describe('AttemptRunner.resume', () => {
+  it('returns a settled attempt as stored without sending', async () => {
+    const h = harness([ok()]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    const again = await h.runner.resume('key-1');
+    expect(again).toMatchObject({ state: 'succeeded', tries: 0, body: { payin_id: 'p-1' } });
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('re-sends an unknown attempt with the same key and bytes', async () => {
+    const h = harness([timeout, timeout, timeout, timeout, ok()]);
+    await h.runner.start('payin_create', payinBody(m, 'credit_card', 'r1'));
+    expect(await h.runner.resume('key-1')).toMatchObject({ state: 'succeeded', tries: 1 });
+    expect(new Set(h.sent.map((s) => `${s.key}|${s.body}`)).size).toBe(1);
+  });
+
+  it('after a crash: an attempt left "sending" becomes unknown and is re-sent from the stored body', async () => {
+    const before = harness([]);
+    const key = before.runner.prepare('payin_create', payinBody(m, 'crypto', 'r1'));
+    before.store.markSending(key);
+    const expectedBytes = before.store.get(key)?.sanitizedBody;
+
+    // A new runner over the same store is the app after a restart: no bodies in memory.
+    const after = harness([ok()]);
+    const runner = new AttemptRunner({ transport: { sendCreate: (...a) => (after.sent.push({ endpoint: a[0], body: a[1], key: a[2], stateAtSend: 'x' }), Promise.resolve(ok() as never)), payinStatus: () => Promise.reject(new Error('unused')) }, store: before.store, clock: { now: () => 0 }, sleep: async () => undefined, ids: { uuid: () => 'never' } });
+    expect(await runner.resume(key)).toMatchObject({ state: 'busy' });
+    expect(runner.recoverInterrupted()).toEqual([key]);
+    expect(before.store.get(key)).toMatchObject({ state: 'unknown', unknownReason: expect.stringMatching(/interrupted/) });
+    expect(await runner.resume(key)).toMatchObject({ state: 'succeeded' });
+    expect(after.sent).toEqual([{ endpoint: 'payin_create', body: expectedBytes, key, stateAtSend: 'x' }]);
+  });
+
+  it('after a crash: a card attempt needs its body again, which must match the stored hash', async () => {
+    const first = harness([timeout, timeout, timeout, timeout]);
+    const body = payinBody(m, 'credit_card', 'r1');
+    await first.runner.start('payin_create', body);
+    const sent: string[] = [];
+    const restarted = new AttemptRunner({ transport: { sendCreate: async (_e, b) => (sent.push(b), ok() as never), payinStatus: () => Promise.reject(new Error('unused')) }, store: first.store, clock: { now: () => 0 }, sleep: async () => undefined, ids: { uuid: () => 'never' } });
+    expect(await restarted.resume('key-1')).toMatchObject({ state: 'needs_body', why: 'missing' });
+    expect(await restarted.resume('key-1', { body: { ...body, amount: '10.51' } })).toMatchObject({ state: 'needs_body', why: 'mismatch' });
+    expect(sent).toEqual([]);
+    expect(await restarted.resume('key-1', { body })).toMatchObject({ state: 'succeeded' });
+    expect(sent).toEqual([first.sent[0]?.body]);
+  });
+
+  it('refuses a replayable stored body whose hash no longer matches', async () => {
+    const h = harness([]);
+    const key = h.runner.prepare('payin_create', payinBody(m, 'crypto', 'r1'));
+    const record = h.store.get(key);
+    const store = new MemoryAttemptStore();
+    store.prepare(key, record!.requestHash, record!.sanitizedBody.replace('0.1234567891', '9.1234567891'), { endpoint: 'payin_create', reference: 'r1', replayable: true });
+    const runner = new AttemptRunner({ transport: { sendCreate: () => Promise.reject(new Error('must not send')), payinStatus: () => Promise.reject(new Error('unused')) }, store, clock: { now: () => 0 }, sleep: async () => undefined, ids: { uuid: () => 'x' } });
+    expect(await runner.resume(key)).toMatchObject({ state: 'needs_body', why: 'mismatch' });
+  });
+
+  it('never runs two sends of one attempt at once', async () => {
+    const h = harness([timeout, timeout, timeout, timeout, timeout, ok(), ok()], [], { maxTries: 1 });
+    const key = h.runner.prepare('payin_create', payinBody(m, 'blik', 'r1'));
+    const results = await Promise.all([h.runner.resume(key), h.runner.resume(key), h.runner.resume(key)]);
+    expect(h.maxInFlight()).toBe(1);
+    expect(results.map((r) => r.state)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(new Set(h.sent.map((s) => s.key))).toEqual(new Set([key]));
+  });
+
+  it('a second sender over the same store sees "busy" while the first is in flight', async () => {
+    const store = new MemoryAttemptStore();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let sends = 0;
+    const transport: CreateTransport = { sendCreate: async () => (sends++, await gate, ok() as never), payinStatus: () => Promise.reject(new Error('unused')) };
+    const deps = { transport, store, clock: { now: () => 0 }, sleep: async () => undefined, ids: { uuid: () => 'k' } };
+    const a = new AttemptRunner(deps);
+    const b = new AttemptRunner(deps);
+    const key = a.prepare('payin_create', payinBody(m, 'crypto', 'r1'));
+    const first = a.resume(key);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await b.resume(key)).toMatchObject({ state: 'busy' });
+    release();
+    expect(await first).toMatchObject({ state: 'succeeded' });
+    expect(sends).toBe(1);
+  });
+});
+
+describe('AttemptRunner.resolveByStatus', () => {
+  it('a status read that finds the pay-in settles the attempt as succeeded', async () => {
+    const h = harness([timeout, timeout, timeout, timeout]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    const outcome = await h.runner.resolveByStatus('key-1');
+    expect(h.statusReads).toEqual([{ merchant_id: 'mer_1', request_id: 'r1' }]);
+    expect(outcome).toMatchObject({ state: 'succeeded', source: 'status_read', body: { payin_id: 'p-1' } });
+    expect(h.store.get('key-1')).toMatchObject({ state: 'succeeded', response: { source: 'status_read' } });
+    expect(await h.runner.resume('key-1')).toMatchObject({ state: 'succeeded', tries: 0 });
+    expect(h.sent).toHaveLength(4);
+  });
+
+  it('not found keeps it unknown (a same-key resume is then safe); a failed read too', async () => {
+    const h = harness([timeout, timeout, timeout, timeout], [rejected(400, { reason_code: 'INVALID_PARAMS' }), { kind: 'rate_limited', status: 429, retryAfterSeconds: 1, body: {}, raw: '' }]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(await h.runner.resolveByStatus('key-1')).toMatchObject({ state: 'unknown', lookup: 'not_found' });
+    expect(await h.runner.resolveByStatus('key-1')).toMatchObject({ state: 'unknown', lookup: 'failed' });
+    expect(h.store.get('key-1')?.state).toBe('unknown');
+  });
+
+  it('cannot look up a payout (no payout_id without the lost answer): stays unknown', async () => {
+    const h = harness([timeout, timeout, timeout, timeout]);
+    await h.runner.start('payout_create', payoutBody(m, 'fps', 'p1'));
+    expect(await h.runner.resolveByStatus('key-1')).toMatchObject({ state: 'unknown', lookup: 'unsupported' });
+    expect(h.statusReads).toEqual([]);
+  });
+
+  it('does nothing for a prepared attempt that never left', async () => {
+    const h = harness([]);
+    const key = h.runner.prepare('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(await h.runner.resolveByStatus(key)).toMatchObject({ state: 'prepared' });
+    expect(h.statusReads).toEqual([]);
+  });
+});
+
+describe('nextStep (catalogue retry advice)', () => {
+  const run = async (step: Step, endpoint: CreateEndpoint = 'payin_create') => {
+    const h = harness([step]);
+    return nextStep(await h.runner.start(endpoint, endpoint === 'payout_create' ? payoutBody(m, 'fps', 'p') : payinBody(m, 'blik', 'r')));
+  };
+
+  it('100 waits for the notification; 200 needs nothing', async () => {
+    expect(await run(ok({ status_code: 100 }))).toMatchObject({ action: 'wait_for_notification' });
+    expect(await run(ok({ status_code: 200 }))).toMatchObject({ action: 'none' });
+    expect(await run(ok({ status_code: 'P100' }), 'payout_create')).toMatchObject({ action: 'wait_for_notification' });
+  });
+
+  it('515 "retry shortly" in an answer means a new attempt decided by the user, not a same-key retry', async () => {
+    expect(await run(ok({ status: 'failed', status_code: 515 }))).toMatchObject({ action: 'new_attempt' });
+    expect(await run(ok({ status: 'failed', status_code: 301 }))).toMatchObject({ action: 'new_attempt', afterSeconds: 60 });
+  });
+
+  it('a refusal follows its reason code; an unknown code is never treated as final', async () => {
+    expect(await run(rejected(400, { reason_code: 'MISSING_PARAMS', status_code: 510 }))).toMatchObject({ action: 'new_attempt', code: { known: true } });
+    expect(await run(rejected(400, { reason_code: 'RISK_BLOCKED' }))).toMatchObject({ action: 'none' });
+    expect(await run(ok({ status_code: 999 }))).toMatchObject({ action: 'resolve_unknown', code: { known: false } });
+  });
+});
