@@ -1,5 +1,6 @@
 import { Alert, AppShell, Burger, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { CodeExplorerScreen } from '../features/codes/CodeExplorerScreen';
 import { PlaceholderScreen } from '../features/PlaceholderScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { useApp } from '../stores/context';
@@ -52,8 +53,19 @@ export function AppFrame() {
             {keychain.message}
           </Alert>
         )}
-        {screen.id === 'settings' ? <SettingsScreen /> : <PlaceholderScreen title={screen.label} description={screen.description} />}
+        <CurrentScreen id={screen.id} label={screen.label} description={screen.description} />
       </AppShell.Main>
     </AppShell>
   );
+}
+
+function CurrentScreen({ id, label, description }: { id: string; label: string; description: string }) {
+  switch (id) {
+    case 'settings':
+      return <SettingsScreen />;
+    case 'codes':
+      return <CodeExplorerScreen />;
+    default:
+      return <PlaceholderScreen title={label} description={description} />;
+  }
 }

@@ -1,61 +1,31 @@
-// The one typed contract between main and renderer (STYLE.md habit 1).
-// Every invoke channel names its input and output schema; every push names its payload.
-// Main validates inputs with these schemas (the renderer is untrusted); the preload, the
+// The one typed contract between main and renderer (STYLE.md habit 1), assembled from one file
+// per domain. Every invoke channel names its input and output schema; every push names its
+// payload. Main validates inputs with these schemas (the renderer is untrusted); the preload, the
 // web-mode bridge and the renderer's api client are all derived from the keys below.
-import { z } from 'zod';
-import type { InvokeChannel, PushChannel } from './channels';
+// Channels read `<domain>:<verb-noun>`; pushes `<domain>:<thing>-changed`.
+import type { z } from 'zod';
+import { appContract } from './app';
 
-export { invokeChannels, pushChannels, type InvokeChannel, type PushChannel } from './channels';
+export * from './app';
 
-export const themeSchema = z.enum(['light', 'dark', 'auto']);
-
-export const settingsSchema = z.object({
-  theme: themeSchema,
-});
-export type Settings = z.infer<typeof settingsSchema>;
-
-export const settingsPatchSchema = z
-  .object({
-    theme: themeSchema.optional(),
-  })
-  .strict();
-
-export const keychainStatusSchema = z.object({
-  available: z.boolean(),
-  backend: z.string(),
-  message: z.string(),
-});
-export type KeychainStatus = z.infer<typeof keychainStatusSchema>;
-
-export const environmentKindSchema = z.enum(['local', 'sandbox', 'live']);
-export type EnvironmentKind = z.infer<typeof environmentKindSchema>;
-
-export const appInfoSchema = z.object({
-  version: z.string(),
-  mode: z.enum(['electron', 'web']),
-  dataDir: z.string(),
-  ledger: z.object({ file: z.string(), schemaVersion: z.number().int() }),
-  keychain: keychainStatusSchema,
-  environment: z.object({ kind: environmentKindSchema, label: z.string() }),
-});
-export type AppInfo = z.infer<typeof appInfoSchema>;
-
-const noInput = z.undefined();
+type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
 export const invokeContract = {
-  'app:get-info': { input: noInput, output: appInfoSchema },
-  'settings:get': { input: noInput, output: settingsSchema },
-  'settings:update': { input: settingsPatchSchema, output: settingsSchema },
-} as const satisfies Record<InvokeChannel, { input: z.ZodType; output: z.ZodType }>;
+  ...appContract.invoke,
+} as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
-  'settings:settings-changed': settingsSchema,
-} as const satisfies Record<PushChannel, z.ZodType>;
+  ...appContract.push,
+} as const satisfies Record<string, z.ZodType>;
 
+export type InvokeChannel = keyof typeof invokeContract;
+export type PushChannel = keyof typeof pushContract;
 export type InvokeInput<C extends InvokeChannel> = z.input<(typeof invokeContract)[C]['input']>;
 export type InvokeOutput<C extends InvokeChannel> = z.output<(typeof invokeContract)[C]['output']>;
 export type PushPayload<P extends PushChannel> = z.output<(typeof pushContract)[P]>;
 
+export const invokeChannels = Object.keys(invokeContract) as InvokeChannel[];
+export const pushChannels = Object.keys(pushContract) as PushChannel[];
 
 export function isInvokeChannel(value: string): value is InvokeChannel {
   return Object.hasOwn(invokeContract, value);

@@ -1,0 +1,48 @@
+// App-wide entries: what main says about itself, and the user's settings.
+import { z } from 'zod';
+
+export const themeSchema = z.enum(['light', 'dark', 'auto']);
+
+export const settingsSchema = z.object({
+  theme: themeSchema,
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const settingsPatchSchema = z
+  .object({
+    theme: themeSchema.optional(),
+  })
+  .strict();
+
+export const keychainStatusSchema = z.object({
+  available: z.boolean(),
+  backend: z.string(),
+  message: z.string(),
+});
+export type KeychainStatus = z.infer<typeof keychainStatusSchema>;
+
+export const environmentKindSchema = z.enum(['local', 'sandbox', 'live']);
+export type EnvironmentKind = z.infer<typeof environmentKindSchema>;
+
+export const appInfoSchema = z.object({
+  version: z.string(),
+  mode: z.enum(['electron', 'web']),
+  dataDir: z.string(),
+  ledger: z.object({ file: z.string(), schemaVersion: z.number().int() }),
+  keychain: keychainStatusSchema,
+  environment: z.object({ kind: environmentKindSchema, label: z.string() }),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export const noInput = z.undefined();
+
+export const appContract = {
+  invoke: {
+    'app:get-info': { input: noInput, output: appInfoSchema },
+    'settings:get': { input: noInput, output: settingsSchema },
+    'settings:update': { input: settingsPatchSchema, output: settingsSchema },
+  },
+  push: {
+    'settings:settings-changed': settingsSchema,
+  },
+} as const;
