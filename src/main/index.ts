@@ -36,7 +36,7 @@ async function start(): Promise<void> {
 
   let core: Core;
   try {
-    core = createCore({ mode: 'electron', version: APP_VERSION, dataDir: options.dataDir, secrets: new KeytarSecretStore('Paydesk'), log });
+    core = await createCore({ mode: 'electron', version: APP_VERSION, dataDir: options.dataDir, secrets: new KeytarSecretStore('Paydesk'), log });
   } catch (error) {
     const message = error instanceof LedgerVersionError ? error.message : String(error);
     dialog.showErrorBox('Paydesk cannot open its ledger', message);

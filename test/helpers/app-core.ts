@@ -21,6 +21,13 @@ export class MemorySecretStore implements SecretStore {
   }
 }
 
-export function testCore(dataDir: string): Core {
-  return createCore({ mode: 'web', version: 'test', dataDir, secrets: new MemorySecretStore(), log: silentLogger });
+export function testCore(dataDir: string, secrets: SecretStore = new MemorySecretStore()): Promise<Core> {
+  return createCore({
+    mode: 'web',
+    version: 'test',
+    dataDir,
+    secrets,
+    log: silentLogger,
+    emulator: { scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 100 }, delivery: { firstAttemptDelayMs: 10, firstRetryDelayMs: 100 } },
+  });
 }

@@ -18,7 +18,7 @@ beforeAll(async () => {
   mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
   writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  core = testCore(path.join(temp.dir, 'data'));
+  core = await testCore(path.join(temp.dir, 'data'));
   server = await startWebServer({ dispatch: core.dispatch, events: core.events, rendererDir, log: silentLogger });
 });
 

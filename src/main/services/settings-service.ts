@@ -19,18 +19,33 @@ export class SettingsService {
     return parsed.success ? parsed.data : defaults;
   }
 
+  /** The listener keeps its port across runs, so notification links already given out stay valid. */
+  listenerPort(): number {
+    const row = this.db.prepare("SELECT value FROM settings WHERE key = 'listener.port'").get() as { value: string } | undefined;
+    const port = row ? Number(JSON.parse(row.value)) : 0;
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
+  }
+
+  rememberListenerPort(port: number): void {
+    this.write({ 'listener.port': port });
+  }
+
   update(patch: Partial<Settings>): Settings {
+    this.write(patch);
+    const settings = this.get();
+    this.events.publish('settings:settings-changed', settings);
+    return settings;
+  }
+
+  private write(values: Record<string, unknown>): void {
     const upsert = this.db.prepare(
       'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
     );
     const at = this.now().toISOString();
     this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch)) {
+      for (const [key, value] of Object.entries(values)) {
         if (value !== undefined) upsert.run(key, JSON.stringify(value), at);
       }
     })();
-    const settings = this.get();
-    this.events.publish('settings:settings-changed', settings);
-    return settings;
   }
 }

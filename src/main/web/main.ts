@@ -30,7 +30,7 @@ async function main(): Promise<number> {
   const secrets = new KeytarSecretStore('Paydesk');
   let core;
   try {
-    core = createCore({ mode: 'web', version: APP_VERSION, dataDir: options.dataDir, secrets, log });
+    core = await createCore({ mode: 'web', version: APP_VERSION, dataDir: options.dataDir, secrets, log });
   } catch (error) {
     if (error instanceof LedgerVersionError) {
       console.error(`Paydesk cannot open its ledger: ${error.message}`);

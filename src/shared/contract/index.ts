@@ -5,17 +5,21 @@
 // Channels read `<domain>:<verb-noun>`; pushes `<domain>:<thing>-changed`.
 import type { z } from 'zod';
 import { appContract } from './app';
+import { profilesContract } from './profiles';
 
 export * from './app';
+export * from './profiles';
 
 type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
 export const invokeContract = {
   ...appContract.invoke,
+  ...profilesContract.invoke,
 } as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
   ...appContract.push,
+  ...profilesContract.push,
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeContract;

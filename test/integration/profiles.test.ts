@@ -1,0 +1,144 @@
+// Profiles and credentials through the contract, on a real ledger file, the real embedded
+// emulator and the real OS keychain (gnome-keyring started by `npm test`).
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import keytar from 'keytar';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InvokeChannel, InvokeInput, InvokeOutput } from '../../src/shared/contract';
+import type { Core } from '../../src/main/core';
+import { exportPrivatePem, generateMerchantKeyPair } from '../../src/main/gateway/jwt-keys';
+import { KeytarSecretStore } from '../../src/main/platform/keychain';
+import { testCore } from '../helpers/app-core';
+import { tempDir } from '../helpers/temp-dir';
+
+let core: Core;
+let dataDir: string;
+let service: string;
+let cleanup: () => void;
+
+async function call<C extends InvokeChannel>(channel: C, input?: InvokeInput<C>): Promise<InvokeOutput<C>> {
+  const envelope = await core.dispatch(channel, input);
+  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), envelope.error);
+  return envelope.value as InvokeOutput<C>;
+}
+
+async function failure(channel: InvokeChannel, input?: unknown) {
+  const envelope = await core.dispatch(channel, input);
+  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
+  return envelope.error;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+beforeEach(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  dataDir = path.join(temp.dir, 'data');
+  service = `PaydeskTest-${randomUUID()}`;
+  core = await testCore(dataDir, new KeytarSecretStore(service));
+});
+
+afterEach(async () => {
+  await core.close();
+  for (const credential of await keytar.findCredentials(service)) await keytar.deletePassword(service, credential.account);
+  cleanup();
+});
+
+describe('profiles', () => {
+  it('starts on first run with an active local-emulator profile and nothing to configure', async () => {
+    const [local, ...others] = await call('profiles:list');
+    expect(others).toEqual([]);
+    expect(local).toMatchObject({ environment: 'local', isActive: true, baseUrl: core.local.baseUrl, merchantId: core.local.merchant.merchant_id });
+    expect(local?.credentials.merchantToken.set).toBe(true);
+    expect(local?.credentials.privateKey.set).toBe(false);
+    expect(local?.notificationUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${core.listener.port}/n/[\\w-]{43}$`));
+    const info = await call('app:get-info');
+    expect(info.environment).toEqual({ kind: 'local', label: 'Local emulator' });
+  });
+
+  it('creates sandbox and live profiles from the addresses users have, and refuses wrong ones naming the field', async () => {
+    const sandbox = await call('profiles:create', { name: 'Demo', environment: 'sandbox', baseUrl: 'https://sandbox.example.com/api/', merchantId: 'm-1', merchantSiteId: 's-1' });
+    expect(sandbox.baseUrl).toBe('https://sandbox.example.com/api/v2');
+    expect(sandbox.payoutsEnabled).toBe(false);
+    const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm-1', merchantSiteId: 's-1' });
+    expect(live).toMatchObject({ baseUrl: 'https://pay.example.com/api/v2', payoutsEnabled: true, isActive: false });
+
+    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'https://pay.example.com/v1', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({ baseUrl: 'Must end in /api/v2' });
+    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'http://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({ baseUrl: 'Must start with https://' });
+    const missing = await failure('profiles:create', { name: 'x', environment: 'sandbox' });
+    expect(Object.keys(missing.fields ?? {}).sort()).toEqual(['baseUrl', 'merchantId', 'merchantSiteId']);
+    expect((await failure('profiles:create', { name: '', environment: 'local' })).code).toBe('invalid_input');
+  });
+
+  it('switches the active profile at once, marks live in the environment, and refuses deleting the active one', async () => {
+    const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' });
+    await call('profiles:activate', { id: live.id });
+    expect((await call('app:get-info')).environment).toEqual({ kind: 'live', label: 'Live · Shop' });
+    expect((await call('profiles:list')).filter((p) => p.isActive).map((p) => p.id)).toEqual([live.id]);
+    expect((await failure('profiles:delete', { id: live.id })).code).toBe('conflict');
+    const local = (await call('profiles:list')).find((p) => p.environment === 'local');
+    await call('profiles:activate', { id: local?.id ?? '' });
+    await expect(call('profiles:delete', { id: live.id })).resolves.toEqual({ deleted: true });
+  });
+
+  it('keeps profiles across restarts and follows the emulator to its new port', async () => {
+    await call('profiles:create', { name: 'Demo', environment: 'sandbox', baseUrl: 'https://sandbox.example.com/api/', merchantId: 'm', merchantSiteId: 's' });
+    const merchant = core.local.merchant.merchant_id;
+    await core.close();
+    core = await testCore(dataDir, new KeytarSecretStore(service));
+    const profiles = await call('profiles:list');
+    expect(profiles.map((p) => p.name)).toEqual(['Local emulator', 'Demo']);
+    expect(profiles[0]?.baseUrl).toBe(core.local.baseUrl);
+    expect(core.local.merchant.merchant_id).toBe(merchant);
+  });
+});
+
+describe('credentials', () => {
+  it('stores the merchant-token in the keychain only and shows back a fingerprint, never the token', async () => {
+    const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' });
+    const sentinel = `tok_SENTINEL_${randomUUID()}`;
+    const view = await call('credentials:set-merchant-token', { profileId: live.id, token: sentinel });
+    expect(view.credentials.merchantToken.set).toBe(true);
+    expect(view.credentials.merchantToken.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(await call('profiles:list'))).not.toContain(sentinel);
+    expect(await keytar.getPassword(service, `${live.id}/merchant-token`)).toBe(sentinel);
+    await core.close();
+    for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes(sentinel), file).toBe(false);
+    core = await testCore(dataDir, new KeytarSecretStore(service));
+    const cleared = await call('credentials:clear-merchant-token', { profileId: live.id });
+    expect(cleared.credentials.merchantToken).toEqual({ set: false, fingerprint: null });
+  });
+
+  it('generates an Ed25519 key, keeps the private half in the keychain, exports the public half and registers it with the emulator', async () => {
+    const local = (await call('profiles:list'))[0];
+    const exported = await call('credentials:generate-key', { profileId: local?.id ?? '', kid: 'paydesk-test-1' });
+    expect(exported).toMatchObject({ kid: 'paydesk-test-1', registeredWithEmulator: true, jwk: { kty: 'OKP', crv: 'Ed25519' } });
+    expect(exported.jwk).not.toHaveProperty('d');
+    expect(exported.pem).toContain('-----BEGIN PUBLIC KEY-----');
+    const stored = await keytar.getPassword(service, `${local?.id}/jwt-private-key`);
+    expect(stored).toContain('-----BEGIN PRIVATE KEY-----');
+    const view = (await call('profiles:list'))[0];
+    expect(view).toMatchObject({ kid: 'paydesk-test-1', credentials: { privateKey: { set: true, fingerprint: exported.fingerprint } } });
+    expect(JSON.stringify(view)).not.toContain(stored ?? 'x');
+    // Registered: the emulator now holds exactly this public key under this kid.
+    const keys = (await (await fetch(`${core.local.adminUrl}/keys`)).json()) as { keys: { kid: string; public_jwk: { x: string } }[] };
+    expect(keys.keys.find((key) => key.kid === 'paydesk-test-1')?.public_jwk.x).toBe(exported.jwk.x);
+  });
+
+  it('imports an existing private key (PEM) and refuses anything else with a clear error', async () => {
+    const local = (await call('profiles:list'))[0];
+    const pair = await generateMerchantKeyPair('imported-kid');
+    const imported = await call('credentials:import-key', { profileId: local?.id ?? '', privateKey: await exportPrivatePem(pair), kid: 'imported-kid' });
+    expect(imported.kid).toBe('imported-kid');
+    expect(imported.jwk).toMatchObject({ x: pair.publicJwk.x });
+    await expect(call('credentials:export-public-key', { profileId: local?.id ?? '' })).resolves.toMatchObject({ fingerprint: imported.fingerprint });
+    const bad = await failure('credentials:import-key', { profileId: local?.id ?? '', privateKey: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----' });
+    expect(bad.code).toBe('invalid_input');
+    expect(bad.message).not.toContain('not a key');
+  });
+});
