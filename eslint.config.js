@@ -26,7 +26,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [keytarOnly] }] },
   },
   {
-    files: ['src/main/platform/**/*.ts'],
+    // Tests check the keychain directly to prove where secrets went.
+    files: ['src/main/platform/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [electronOnly] }] },
   },
   {
