@@ -1,5 +1,6 @@
 import { createTheme, MantineProvider } from '@mantine/core';
 import { useColorScheme } from '@mantine/hooks';
+import { Notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import { AppFrame } from './shell/AppFrame';
 import { useApp } from './stores/context';
@@ -15,6 +16,7 @@ export function App() {
   }, [load]);
   return (
     <MantineProvider theme={theme} forceColorScheme={preference === 'auto' ? system : preference}>
+      <Notifications position="bottom-right" />
       <AppFrame />
     </MantineProvider>
   );

@@ -2,7 +2,7 @@
 // renderer): card numbers masked to first 6 / last 4, and CVV, merchant_jwt (its payload carries
 // the card in clear base64) and credentials replaced by a marker. A card number typed into the
 // wrong field is masked too. PRODUCT.md capability 3: a masked PAN at most, never a CVV.
-import luhn10 from 'card-validator/dist/luhn-10';
+import luhn10 from 'card-validator/dist/luhn-10.js';
 import { isJsonObject, stringifyJson } from './json';
 
 export const REDACTED = '[redacted]';

@@ -28,6 +28,7 @@ afterAll(async () => {
 
 async function openApp(): Promise<Page> {
   const page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
   await page.goto(app.url);
   await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
   return page;
@@ -107,6 +108,58 @@ describe('code explorer', () => {
     await page.getByRole('tab', { name: /Reason codes/ }).click();
     expect(await rows.count()).toBe(46);
     await screenshot(page, 'codes');
+    await page.close();
+  });
+});
+
+describe('settings: profiles and credentials', () => {
+  it('creates a live profile, activates it (the badge turns live), stores a token shown only as a fingerprint, and switches back', async () => {
+    const page = await openApp();
+    await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('table', { name: 'Profiles' }).waitFor();
+    await page.getByRole('button', { name: 'New profile' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Shop live');
+    await dialog.getByLabel('Environment', { exact: true }).click();
+    await page.getByRole('option', { name: /Live/ }).click();
+    await dialog.getByLabel(/Live base URL/).fill('https://pay.example.com/api/v1');
+    await dialog.getByLabel('merchant_id').fill('m-42');
+    await dialog.getByLabel('merchant_site_id').fill('s-42');
+    await dialog.getByRole('button', { name: 'Create profile' }).click();
+    // The error names the field and the fix.
+    await expect(dialog.getByText('Must end in /api/v2', { exact: true }).isVisible()).resolves.toBe(true);
+    await dialog.getByLabel(/Live base URL/).fill('https://pay.example.com/api/v2');
+    await dialog.getByRole('button', { name: 'Create profile' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('radio', { name: 'Activate Shop live' }).check();
+    await page.waitForFunction(() => document.querySelector('[data-testid="environment-badge"]')?.getAttribute('data-environment') === 'live');
+    await expect(page.getByTestId('environment-badge').textContent()).resolves.toBe('Live · Shop live');
+
+    const row = page.locator('tr[data-profile="Shop live"]');
+    await row.getByRole('button', { name: 'Credentials' }).click();
+    const sentinel = 'tok_E2E_SENTINEL_123456';
+    await page.getByLabel('Set merchant-token').fill(sentinel);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/fingerprint [0-9a-f]{16}/).waitFor();
+    expect(await page.content()).not.toContain(sentinel);
+    await screenshot(page, 'settings-live');
+
+    await page.getByRole('radio', { name: 'Activate Local emulator' }).check();
+    await page.waitForFunction(() => document.querySelector('[data-testid="environment-badge"]')?.getAttribute('data-environment') === 'local');
+    await page.close();
+  });
+
+  it('generates a JWT key for the local emulator and shows the public key for onboarding', async () => {
+    const page = await openApp();
+    await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
+    await page.locator('tr[data-profile="Local emulator"]').getByRole('button', { name: 'Credentials' }).click();
+    await page.getByRole('button', { name: 'Generate Ed25519 key' }).click();
+    const exported = page.getByTestId('public-key');
+    await exported.waitFor();
+    await expect(exported.getByText('registered with the local emulator').isVisible()).resolves.toBe(true);
+    expect(await exported.textContent()).toContain('-----BEGIN PUBLIC KEY-----');
+    expect(await page.content()).not.toContain('PRIVATE KEY');
     await page.close();
   });
 });

@@ -14,11 +14,15 @@ export function AppFrame() {
   const [current, navigate] = useHashScreen();
   const loadError = useApp((state) => state.loadError);
   const keychain = useApp((state) => state.info?.keychain);
+  const live = useApp((state) => state.info?.environment.kind === 'live');
   const screen = screens.find((candidate) => candidate.id === current) ?? screens[0];
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-      <AppShell.Header>
+      <AppShell.Header
+        data-live={live || undefined}
+        style={live ? { borderBottom: '4px solid var(--mantine-color-red-filled)', background: 'var(--mantine-color-red-light)' } : undefined}
+      >
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />

@@ -17,7 +17,7 @@ export function EnvironmentBadge() {
         data-testid="environment-badge"
         data-environment={environment.kind}
       >
-        {environment.kind === 'live' ? `LIVE · ${environment.label}` : environment.label}
+        {environment.label}
       </Badge>
     </Tooltip>
   );

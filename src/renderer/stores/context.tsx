@@ -2,23 +2,28 @@ import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { ApiClient } from '../api/client';
 import { type AppState, type AppStore, createAppStore } from './app-store';
+import { createProfilesStore, type ProfilesState, type ProfilesStore } from './profiles-store';
 
 interface Stores {
   api: ApiClient;
   app: AppStore;
+  profiles: ProfilesStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);
 
 export function createStores(api: ApiClient): Stores {
-  return { api, app: createAppStore(api) };
+  const app = createAppStore(api);
+  // The environment badge follows the active profile.
+  const profiles = createProfilesStore(api, () => void app.getState().load());
+  return { api, app, profiles };
 }
 
 export function StoresProvider({ stores, children }: { stores: Stores; children: ReactNode }) {
   return <StoresContext.Provider value={stores}>{children}</StoresContext.Provider>;
 }
 
-function useStores(): Stores {
+export function useStores(): Stores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('StoresProvider is missing');
   return stores;
@@ -26,4 +31,12 @@ function useStores(): Stores {
 
 export function useApp<T>(selector: (state: AppState) => T): T {
   return useStore(useStores().app, selector);
+}
+
+export function useProfiles<T>(selector: (state: ProfilesState) => T): T {
+  return useStore(useStores().profiles, selector);
+}
+
+export function useApi(): ApiClient {
+  return useStores().api;
 }

@@ -1,7 +1,7 @@
 // Value checks named by the field-rule tables. Each returns null when the value is fine, or a
 // short message ("must be ...") that becomes the field's entry in `details`.
 import cardValidator from 'card-validator';
-import luhn10 from 'card-validator/dist/luhn-10';
+import luhn10 from 'card-validator/dist/luhn-10.js';
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { checkAmount } from '../money';

@@ -1,13 +1,25 @@
 import { Badge, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { ThemeToggle } from '../../shell/ThemeToggle';
-import { useApp } from '../../stores/context';
+import { useApp, useProfiles } from '../../stores/context';
+import { CredentialsSection } from './CredentialsSection';
+import { ProfilesSection } from './ProfilesSection';
 
 export function SettingsScreen() {
   const info = useApp((state) => state.info);
+  const profiles = useProfiles((state) => state.profiles);
+  const loadProfiles = useProfiles((state) => state.load);
+  const [selected, setSelected] = useState<string | null>(null);
+  useEffect(() => {
+    void loadProfiles();
+  }, [loadProfiles]);
   if (!info) return <Loader aria-label="Loading settings" />;
+  const profile = profiles?.find((candidate) => candidate.id === selected) ?? profiles?.find((candidate) => candidate.isActive);
   return (
     <Stack>
       <Title order={2}>Settings</Title>
+      <ProfilesSection selected={profile?.id ?? null} onSelect={setSelected} />
+      {profile && <CredentialsSection key={profile.id} profile={profile} />}
       <Card withBorder>
         <Group justify="space-between">
           <Text fw={500}>Theme</Text>
