@@ -37,7 +37,7 @@ async function openApp(): Promise<Page> {
 describe('web mode in Chromium', () => {
   it('loads the shell with navigation and an always-visible environment badge', async () => {
     const page = await openApp();
-    await expect(page.getByTestId('environment-badge').textContent()).resolves.toBe('Local emulator');
+    await expect.poll(() => page.getByTestId('environment-badge').textContent()).toBe('Local emulator');
     const labels = await page.getByRole('navigation').getByRole('link').allTextContents();
     expect(labels).toEqual(['Pay-ins', 'Payouts', 'Reconciliation', 'Code explorer', 'Webhook inspector', 'Sandbox playground', 'Settings']);
     // The token is dropped from the address bar once the page has it.
@@ -60,9 +60,9 @@ describe('web mode in Chromium', () => {
   it('round-trips a call through the contract: Settings shows what main reports', async () => {
     const page = await openApp();
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
-    await expect(page.getByTestId('data-dir').textContent()).resolves.toBe(dataDir);
-    await expect(page.getByTestId('app-mode').textContent()).resolves.toContain('Web mode');
-    await expect(page.getByTestId('keychain-status').textContent()).resolves.toBe('available');
+    await expect.poll(() => page.getByTestId('data-dir').textContent()).toBe(dataDir);
+    await expect.poll(() => page.getByTestId('app-mode').textContent()).toContain('Web mode');
+    await expect.poll(() => page.getByTestId('keychain-status').textContent()).toBe('available');
     expect(Number(await page.getByTestId('schema-version').textContent())).toBeGreaterThan(0);
     await screenshot(page, 'settings');
     await page.close();
@@ -101,7 +101,7 @@ describe('code explorer', () => {
     const rows = page.getByRole('table', { name: 'Codes' }).locator('tbody tr');
     expect(await rows.count()).toBe(34);
     await page.getByRole('textbox', { name: 'Search codes' }).fill('cvv');
-    await expect(rows.allTextContents()).resolves.toEqual([expect.stringContaining('317')]);
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('317')]);
     await page.getByRole('textbox', { name: 'Search codes' }).fill('');
     await page.getByRole('tab', { name: /Payout status/ }).click();
     expect(await rows.count()).toBe(8);
@@ -127,14 +127,14 @@ describe('settings: profiles and credentials', () => {
     await dialog.getByLabel('merchant_site_id').fill('s-42');
     await dialog.getByRole('button', { name: 'Create profile' }).click();
     // The error names the field and the fix.
-    await expect(dialog.getByText('Must end in /api/v2', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => dialog.getByText('Must end in /api/v2', { exact: true }).isVisible()).toBe(true);
     await dialog.getByLabel(/Live base URL/).fill('https://pay.example.com/api/v2');
     await dialog.getByRole('button', { name: 'Create profile' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    await page.getByRole('radio', { name: 'Activate Shop live' }).check();
+    await page.getByRole('radio', { name: 'Activate Shop live' }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="environment-badge"]')?.getAttribute('data-environment') === 'live');
-    await expect(page.getByTestId('environment-badge').textContent()).resolves.toBe('Live · Shop live');
+    await expect.poll(() => page.getByTestId('environment-badge').textContent()).toBe('Live · Shop live');
 
     const row = page.locator('tr[data-profile="Shop live"]');
     await row.getByRole('button', { name: 'Credentials' }).click();
@@ -142,10 +142,12 @@ describe('settings: profiles and credentials', () => {
     await page.getByLabel('Set merchant-token').fill(sentinel);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(/fingerprint [0-9a-f]{16}/).waitFor();
+    // The field is emptied once main confirms; from then on the token is nowhere in the page.
+    await expect.poll(() => page.getByLabel('Replace merchant-token').inputValue()).toBe('');
     expect(await page.content()).not.toContain(sentinel);
     await screenshot(page, 'settings-live');
 
-    await page.getByRole('radio', { name: 'Activate Local emulator' }).check();
+    await page.getByRole('radio', { name: 'Activate Local emulator' }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="environment-badge"]')?.getAttribute('data-environment') === 'local');
     await page.close();
   });
@@ -157,7 +159,7 @@ describe('settings: profiles and credentials', () => {
     await page.getByRole('button', { name: 'Generate Ed25519 key' }).click();
     const exported = page.getByTestId('public-key');
     await exported.waitFor();
-    await expect(exported.getByText('registered with the local emulator').isVisible()).resolves.toBe(true);
+    await expect.poll(() => exported.getByText('registered with the local emulator').isVisible()).toBe(true);
     expect(await exported.textContent()).toContain('-----BEGIN PUBLIC KEY-----');
     expect(await page.content()).not.toContain('PRIVATE KEY');
     await page.close();
