@@ -36,6 +36,24 @@ function rank(kind: TransactionKind, facts: StatusFacts): number {
   return pending >= 0 ? pending : pendingOrder[kind].length;
 }
 
+/** Negative when stage a comes before stage b, 0 for the same rank, positive after. */
+export function compareStages(kind: TransactionKind, a: StatusFacts, b: StatusFacts): number {
+  return Math.sign(rank(kind, a) - rank(kind, b));
+}
+
+/**
+ * What the gateway's own answer (create answer or status read) says about a notified claim:
+ * verified (same status, or the gateway has moved past a pending claim), contradicted (another
+ * final result), ahead (the claim is later than what the gateway says now: read again later).
+ */
+export type ClaimResolution = 'verified' | 'contradicted' | 'ahead';
+
+export function resolveClaim(kind: TransactionKind, claim: StatusFacts, gateway: StatusFacts): ClaimResolution {
+  if (claim.code === gateway.code) return 'verified';
+  if (gateway.final) return claim.final ? 'contradicted' : 'verified';
+  return compareStages(kind, gateway, claim) >= 0 && !claim.final ? 'verified' : 'ahead';
+}
+
 /**
  * advanced: the new code replaces the current one. unchanged: same code. stale: an earlier stage
  * arriving late (out-of-order delivery), ignored. conflict: a different final code than the final

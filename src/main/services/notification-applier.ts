@@ -1,6 +1,6 @@
 // The apply step: turns stored notifications into ledger facts. A notification is a claim (the
-// spec documents no signature), so it moves the pay-in / payout forward like any source but
-// leaves it "unverified" until a status read agrees. Duplicates are recognised by their dedupe
+// spec documents no signature), so it does not move the pay-in / payout's status: it is recorded
+// as the notified status, "unverified" until a status read agrees (services/verification). Duplicates are recognised by their dedupe
 // key, a notification for a transaction we do not know yet is kept as an orphan and applied
 // when the transaction appears, and nothing here ever deletes or rewrites what was received.
 import { parseJson, isJsonObject, numberText } from '../../shared/json';
@@ -9,7 +9,7 @@ import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotifica
 import type { Ledger } from '../ledger/connection';
 import { createRepositories, type Repositories } from '../ledger/repositories/index';
 import type { NotificationOutcome, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
-import type { TransactionRecord } from '../ledger/repositories/transactions';
+import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
 import { systemClock, type Clock } from '../ledger/support';
 import type { Logger } from '../logger';
 
@@ -20,7 +20,7 @@ export interface AppliedNotification {
   /** The pay-in or payout row it concerns, when known. */
   rowId: number | null;
   tokenRowId: number | null;
-  /** The transaction now holds a final status no status read has confirmed: read it. */
+  /** The notification claims something no gateway answer has confirmed yet, or contradicts the ledger: read the status. */
   needsVerification: boolean;
   detail: string | null;
 }
@@ -118,6 +118,29 @@ export class NotificationApplier {
     return results;
   }
 
+  /**
+   * Applies again a notification kept as an orphan or left pending (the webhook inspector's
+   * replay of such a one). Returns what became of it, or undefined for another outcome.
+   */
+  retry(id: number): AppliedNotification | undefined {
+    const results = this.options.db.transaction(() => this.applyOne(id, true))();
+    for (const result of results) this.publish(result);
+    return results[0];
+  }
+
+  /**
+   * Orphans whose pay-in or payout has been recorded since (by any path) are applied now; the
+   * others are left untouched. Run at start-up and before a reconciliation sweep.
+   */
+  retryOrphans(limit = 10_000): AppliedNotification[] {
+    const orphans = this.repos.notifications.withOutcome('orphan', limit);
+    const known = orphans.filter((n) => (n.event === 'v2_payout_notification' ? this.findPayout(n) : this.findPayin(n)) !== undefined);
+    if (known.length === 0) return [];
+    const results = this.options.db.transaction(() => known.flatMap((n) => this.applyOne(n.id, true)))();
+    for (const result of results) this.publish(result);
+    return results;
+  }
+
   private publish(result: AppliedNotification): void {
     try {
       this.options.onApplied?.(result);
@@ -186,6 +209,11 @@ export class NotificationApplier {
     return (n.transactionRef && payins.byPayinId(n.transactionRef, n.profileId)) || (n.requestRef && payins.byRequestId(n.profileId, n.requestRef)) || undefined;
   }
 
+  private findPayout(n: StoredNotification) {
+    const { payouts } = this.repos;
+    return (n.transactionRef && payouts.byPayoutId(n.transactionRef, n.profileId)) || (n.requestRef && payouts.byMerchantReference(n.profileId, n.requestRef)) || undefined;
+  }
+
   private applyPayin(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Verdict {
     const fields = PayinNotificationSchema.parse(body);
     const row = this.findPayin(n);
@@ -193,7 +221,7 @@ export class NotificationApplier {
     const payins = this.repos.payins;
     if (n.transactionRef) payins.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, n.requestRef && n.requestRef !== row.requestId ? `request_id ${n.requestRef}` : null);
-    if (facts) payins.noteConflict(row.id, `notification ${n.id}: ${facts}`);
+    if (facts) payins.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
     const applied = payins.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
     return this.statusVerdict('payin', applied.outcome, applied.record, facts, { payinRowId: row.id });
   }
@@ -201,12 +229,11 @@ export class NotificationApplier {
   private applyPayout(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Verdict {
     const fields = PayoutNotificationSchema.parse(body);
     const { payouts } = this.repos;
-    const row =
-      (n.transactionRef && payouts.byPayoutId(n.transactionRef, n.profileId)) || (n.requestRef && payouts.byMerchantReference(n.profileId, n.requestRef)) || undefined;
+    const row = this.findPayout(n);
     if (!row) return { outcome: 'orphan', subject: 'payout', detail: 'no payout with this payout_id or merchantReference yet' };
     if (n.transactionRef) payouts.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, null);
-    if (facts) payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`);
+    if (facts) payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
     const applied = payouts.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
     return this.statusVerdict('payout', applied.outcome, applied.record, facts, { payoutRowId: row.id });
   }
@@ -245,12 +272,16 @@ export class NotificationApplier {
     return found.length > 0 ? found.join(', ') : null;
   }
 
-  private statusVerdict(subject: 'payin' | 'payout', outcome: string, record: TransactionRecord, facts: string | null, links: OutcomeLinks): Verdict {
-    const needsVerification = record.final && record.verification === 'unverified';
+  private statusVerdict(subject: 'payin' | 'payout', outcome: StatusOutcome, record: TransactionRecord, facts: string | null, links: OutcomeLinks): Verdict {
     if (outcome === 'conflict' || facts) {
-      return { ...links, outcome: 'mismatch', subject, needsVerification: true, detail: record.conflict ?? facts };
+      return { ...links, outcome: 'mismatch', subject, needsVerification: true, detail: facts ?? record.statusConflict ?? record.conflict };
     }
-    const detail = outcome === 'stale' ? `status ${record.statusCode} already holds; this older news changes nothing` : null;
-    return { ...links, outcome: 'applied', subject, needsVerification, detail };
+    if (outcome === 'stale') {
+      return { ...links, outcome: 'applied', subject, needsVerification: false, detail: `status ${record.final ? record.statusCode : (record.lastNotifiedStatus ?? record.statusCode)} already holds; this older news changes nothing` };
+    }
+    if (outcome === 'claimed') {
+      return { ...links, outcome: 'applied', subject, needsVerification: true, detail: `claims status ${record.lastNotifiedStatus}; a status read must confirm it` };
+    }
+    return { ...links, outcome: 'applied', subject, needsVerification: false, detail: null };
   }
 }

@@ -6,20 +6,36 @@
 import type { z } from 'zod';
 import { appContract } from './app';
 import { profilesContract } from './profiles';
+import { paymentsContract } from './payments';
+import { ledgerContract } from './ledger';
+import { notificationsContract } from './notifications';
+import { reconciliationContract } from './reconciliation';
 
 export * from './app';
 export * from './profiles';
+export * from './payments';
+export * from './ledger';
+export * from './notifications';
+export * from './reconciliation';
 
 type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
 export const invokeContract = {
   ...appContract.invoke,
   ...profilesContract.invoke,
+  ...paymentsContract.invoke,
+  ...ledgerContract.invoke,
+  ...notificationsContract.invoke,
+  ...reconciliationContract.invoke,
 } as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
   ...appContract.push,
   ...profilesContract.push,
+  ...paymentsContract.push,
+  ...ledgerContract.push,
+  ...notificationsContract.push,
+  ...reconciliationContract.push,
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeContract;

@@ -42,7 +42,7 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     for (const finalCode of finalPayinCodes) {
       const row = newPayin(ledger, `req-${finalCode}`);
       payins.applyStatus(row.id, { statusCode: 100, source: 'create' });
-      expect(payins.applyStatus(row.id, { statusCode: finalCode, source: 'notification' }).outcome).toBe('advanced');
+      expect(payins.applyStatus(row.id, { statusCode: finalCode, source: 'status_read' }).outcome).toBe('advanced');
       for (const pending of pendingPayinCodes) {
         const late = payins.applyStatus(row.id, { statusCode: pending, source: 'notification' });
         expect(late.outcome).toBe('stale');
@@ -67,17 +67,17 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     const { payins } = ledger.repos;
     const row = newPayin(ledger);
     payins.applyStatus(row.id, { statusCode: 100, source: 'create' });
-    const unknown = payins.applyStatus(row.id, { statusCode: 777, reasonCode: 'BRAND_NEW_REASON', source: 'notification' });
+    const unknown = payins.applyStatus(row.id, { statusCode: 777, reasonCode: 'BRAND_NEW_REASON', source: 'status_read' });
     expect(unknown.outcome).toBe('advanced');
     expect(unknown.record).toMatchObject({ statusCode: '777', statusKnown: false, statusCategory: 'unknown', final: false, reasonCode: 'BRAND_NEW_REASON', reasonKnown: false });
-    expect(payins.applyStatus(row.id, { statusCode: 101, source: 'notification' }).outcome).toBe('stale');
-    expect(payins.applyStatus(row.id, { statusCode: 200, source: 'notification' }).record).toMatchObject({ statusCode: '200', final: true, statusKnown: true });
+    expect(payins.applyStatus(row.id, { statusCode: 101, source: 'status_read' }).outcome).toBe('stale');
+    expect(payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' }).record).toMatchObject({ statusCode: '200', final: true, statusKnown: true });
   });
 
   it('refuses at the database level to change a final status, even through raw SQL', () => {
     ledger = testLedger();
     const row = newPayin(ledger);
-    ledger.repos.payins.applyStatus(row.id, { statusCode: 302, source: 'notification' });
+    ledger.repos.payins.applyStatus(row.id, { statusCode: 302, source: 'create' });
     expect(() => ledger.db.prepare("UPDATE payins SET status_code = '100', final = 0 WHERE id = ?").run(row.id)).toThrow(/a final status never changes/);
     expect(() => ledger.db.prepare("UPDATE payins SET status_code = '200' WHERE id = ?").run(row.id)).toThrow(/a final status never changes/);
   });
@@ -98,7 +98,7 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = testLedger();
     const { payins } = ledger.repos;
     const row = newPayin(ledger);
-    payins.applyStatus(row.id, { statusCode: 200, source: 'notification' });
+    payins.applyStatus(row.id, { statusCode: 200, source: 'create' });
     const read = payins.applyStatus(row.id, { statusCode: 101, source: 'status_read' });
     expect(read.outcome).toBe('stale');
     expect(read.record).toMatchObject({ statusCode: '200', lastVerifiedStatus: '101', mismatch: true, verification: 'mismatch' });

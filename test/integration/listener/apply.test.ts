@@ -45,12 +45,14 @@ function payin(w: Wired, requestId: string, payinId: string | null, amount = '10
 const outcomeOf = (w: Wired, id: number) => w.fx.ledger.repos.notifications.byId(id)?.outcome;
 
 describe('applying stored notifications', () => {
-  it('moves the pay-in to its notified final status, unverified until a status read agrees', async () => {
+  it('records the notified final status as an unverified claim; only a status read that agrees moves the status', async () => {
     const w = await wired();
     const row = payin(w, 'req-p-1', 'p-1');
     const result = await w.send(payinNotification('p-1', 200));
     expect(result).toMatchObject({ outcome: 'applied', subject: 'payin', rowId: row.id, needsVerification: true });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true, lastNotifiedStatus: '200', verification: 'unverified' });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', final: false, lastNotifiedStatus: '200', claimState: 'unverified', verification: 'unverified' });
+    const read = w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' });
+    expect(read).toMatchObject({ outcome: 'advanced', claim: 'verified', record: { statusCode: '200', final: true, claimState: 'verified', verification: 'verified' } });
     expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => n.id)).toEqual([result.id]);
   });
 
@@ -61,7 +63,7 @@ describe('applying stored notifications', () => {
     const second = await w.send(payinNotification('p-2', 302, { reason_code: 'RISK_BLOCKED', updated_at: '2026-03-01T11:00:00.000Z' }));
     expect(first.outcome).toBe('applied');
     expect(second).toMatchObject({ outcome: 'duplicate', rowId: row.id, detail: `duplicate of notification ${first.id}` });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '302', reasonCode: 'RISK_BLOCKED', mismatch: false });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '302', claimState: 'unverified', mismatch: false });
   });
 
   it('ignores a late pending notification after the final one (out-of-order delivery)', async () => {
@@ -70,8 +72,8 @@ describe('applying stored notifications', () => {
     await w.send(payinNotification('p-3', 200));
     const late = await w.send(payinNotification('p-3', 101));
     expect(late.outcome).toBe('applied');
-    expect(late.detail).toMatch(/already holds/);
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true });
+    expect(late).toMatchObject({ needsVerification: false, detail: expect.stringMatching(/200 already holds/) });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
   });
 
   it('keeps a notification for an unknown pay-in as an orphan, and applies it once the pay-in is known', async () => {
@@ -84,7 +86,7 @@ describe('applying stored notifications', () => {
     const row = payin(w, 'req-p-4', 'p-4');
     const matched = w.applier.matchOrphans('payin', row.id);
     expect(matched).toEqual([expect.objectContaining({ id: orphan.id, outcome: 'applied', rowId: row.id })]);
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '200', final: true });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
     expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => [n.id, n.outcome])).toEqual([
       [orphan.id, 'applied'],
       [copy.id, 'duplicate'],
@@ -96,7 +98,7 @@ describe('applying stored notifications', () => {
     const row = payin(w, 'req-p-5', null);
     const result = await w.send(payinNotification('p-5', 200));
     expect(result).toMatchObject({ outcome: 'applied', rowId: row.id });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ payinId: 'p-5', statusCode: '200' });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ payinId: 'p-5', statusCode: null, lastNotifiedStatus: '200' });
   });
 
   it('flags a mismatch when the notification contradicts the final status or the amount', async () => {
@@ -115,8 +117,12 @@ describe('applying stored notifications', () => {
   it('keeps an unknown status code as sent and flags it unknown', async () => {
     const w = await wired();
     const row = payin(w, 'req-p-8', 'p-8');
-    await w.send(payinNotification('p-8', 642, { reason_code: 'SHINY_NEW_REASON' }));
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false });
+    const claim = await w.send(payinNotification('p-8', 642, { reason_code: 'SHINY_NEW_REASON' }));
+    expect(w.fx.ledger.repos.notifications.byId(claim.id)).toMatchObject({ statusCode: '642', outcome: 'applied' });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '642', claimState: 'unverified' });
+    // The status read confirms it: the unknown code is then held exactly as sent, flagged unknown.
+    w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 642, reasonCode: 'SHINY_NEW_REASON', source: 'status_read' });
+    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false, claimState: 'verified' });
   });
 
   it('applies payout notifications and vaults token metadata from tokenization notifications', async () => {
@@ -128,7 +134,7 @@ describe('applying stored notifications', () => {
     );
     const paid = await w.send(JSON.stringify({ event: 'v2_payout_notification', status_code: 'P200', payout_id: 'po-1', merchantReference: 'po-ref', amount: 0.00010, currency: 'USD' }));
     expect(paid).toMatchObject({ outcome: 'applied', subject: 'payout', rowId: payout.id });
-    expect(payouts.byId(payout.id)).toMatchObject({ statusCode: 'P200', final: true });
+    expect(payouts.byId(payout.id)).toMatchObject({ statusCode: 'P100', lastNotifiedStatus: 'P200', claimState: 'unverified' });
 
     const tokenPayin = payins.upsertFromCreate(
       { profileId: w.fx.ledger.profile.id, kind: 'tokenization', requestId: 'req-t', method: 'credit_card', amount: '1.00', currency: 'EUR', email: 'a@b.c' },
@@ -155,7 +161,7 @@ describe('applying stored notifications', () => {
     expect(applier.recoverPending()).toBe(2);
     expect(f.ledger.repos.notifications.pendingIds()).toEqual([]);
     expect(f.stored.map((id) => f.ledger.repos.notifications.byId(id)?.outcome)).toEqual(['applied', 'duplicate']);
-    expect(f.ledger.repos.payins.byPayinId('p-9')?.statusCode).toBe('200');
+    expect(f.ledger.repos.payins.byPayinId('p-9')).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
   });
 
   it('leaves malformed notifications alone', async () => {

@@ -3,7 +3,8 @@
 import type { Ledger } from '../connection';
 import { isoTime, systemClock, type Clock } from '../support';
 
-export type NotificationOutcome = 'pending' | 'applied' | 'duplicate' | 'orphan' | 'mismatch' | 'malformed';
+export const OUTCOMES = ['pending', 'applied', 'duplicate', 'orphan', 'mismatch', 'malformed'] as const;
+export type NotificationOutcome = (typeof OUTCOMES)[number];
 
 export interface NewNotification {
   profileId: string;
@@ -192,6 +193,14 @@ export class NotificationsRepository {
     return (this.db.prepare("SELECT id FROM notifications WHERE outcome = 'pending' ORDER BY id LIMIT ?").all(limit) as { id: number }[]).map(
       (r) => r.id,
     );
+  }
+
+  /** Notifications with this outcome, oldest first (orphan, duplicate and mismatch are indexed). */
+  withOutcome(outcome: NotificationOutcome, limit = 1000): StoredNotification[] {
+    if (!OUTCOMES.includes(outcome)) throw new RangeError(`unknown outcome ${String(outcome)}`);
+    // A literal, not a parameter, so SQLite can use the partial index of that outcome.
+    const rows = this.db.prepare(`SELECT * FROM notifications WHERE outcome = '${outcome}' ORDER BY id LIMIT ?`).all(limit);
+    return (rows as NotificationRow[]).map(toNotification);
   }
 
   forPayin(payinRowId: number): StoredNotification[] {

@@ -7,6 +7,12 @@ export type StatusSource = 'create' | 'notification' | 'status_read';
 /** unverified: no status read has confirmed the final status yet (a notification is only a claim). */
 export type Verification = 'unverified' | 'verified' | 'mismatch';
 
+/**
+ * The latest notified claim (a notification moves no status, see migration 0006): unverified
+ * until the gateway's own answer agrees (verified) or says something else (contradicted).
+ */
+export type ClaimState = 'unverified' | 'verified' | 'contradicted';
+
 export interface TransactionRecord {
   id: number;
   profileId: string;
@@ -28,8 +34,14 @@ export interface TransactionRecord {
   lastNotifiedAt: string | null;
   lastVerifiedStatus: string | null;
   lastVerifiedAt: string | null;
+  /** The state of the latest notified claim; null when nothing was notified. */
+  claimState: ClaimState | null;
   /** A final result contradicted by another source (kept forever; needs a human). */
   conflict: string | null;
+  /** The first contradiction about the status (notification vs status read or create answer). */
+  statusConflict: string | null;
+  /** The first contradiction about the money facts (amount, currency, reference) of a notification or read. */
+  factsConflict: string | null;
   mismatch: boolean;
   verification: Verification;
   createdAt: string;
@@ -55,7 +67,10 @@ export interface BaseRow {
   last_verified_status: string | null;
   last_verified_at: string | null;
   verified_against: string | null;
+  claim_state: ClaimState | null;
   conflict: string | null;
+  status_conflict: string | null;
+  facts_conflict: string | null;
   mismatch: number;
   created_at: string;
   updated_at: string;
@@ -84,9 +99,12 @@ export function toBaseRecord(r: BaseRow): TransactionRecord {
     lastNotifiedAt: r.last_notified_at,
     lastVerifiedStatus: r.last_verified_status,
     lastVerifiedAt: r.last_verified_at,
+    claimState: r.claim_state,
     conflict: r.conflict,
+    statusConflict: r.status_conflict,
+    factsConflict: r.facts_conflict,
     mismatch,
-    verification: mismatch ? 'mismatch' : final && r.last_verified_status === r.status_code ? 'verified' : 'unverified',
+    verification: mismatch ? 'mismatch' : r.claim_state !== 'unverified' && final && r.last_verified_status === r.status_code ? 'verified' : 'unverified',
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

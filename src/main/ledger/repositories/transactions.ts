@@ -4,7 +4,7 @@
 import { amountScale } from '../../../shared/spec/methods';
 import { checkAmount } from '../../../shared/money';
 import type { Ledger } from '../connection';
-import { decideTransition, statusFacts, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
+import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
 import { isoTime, toFlag, type Clock } from '../support';
 import { Conditions, pageSize, toPage, type Page, type PageRequest } from './page';
 import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
@@ -18,9 +18,16 @@ export interface StatusUpdate {
   source: StatusSource;
 }
 
+/** A transition of the held status, or for a notification 'claimed': it claims a later status than the one held. */
+export type StatusOutcome = TransitionOutcome | 'claimed';
+
+/** What a create answer or status read did to an unverified notified claim ('none': there was none). */
+export type ClaimOutcome = ClaimResolution | 'none';
+
 export interface StatusApplied<T> {
-  outcome: TransitionOutcome;
+  outcome: StatusOutcome;
   record: T;
+  claim: ClaimOutcome;
 }
 
 export interface TransactionFilter {
@@ -35,6 +42,8 @@ export interface TransactionFilter {
   createdTo?: Date | string;
   mismatch?: boolean;
   final?: boolean;
+  /** Prefix of the reference (request_id / merchantReference), the gateway id or the e-mail (any case). */
+  search?: string;
 }
 
 /** What the ledger knows of a create request before it is sent. */
@@ -103,8 +112,15 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
 
   /**
    * Applies a status from the create answer, a notification or a status read, forward only.
-   * The source's own column (last notified / last verified) is always updated, even when the
-   * ledger status does not move, so "what was notified" and "what the gateway says" stay visible.
+   *
+   * Only the gateway's own answers (create answer, status read) move status_code. A notification
+   * carries no signature (spec 5, rule 6), so it is recorded as a claim: last_notified_status
+   * (forward only) and claim_state 'unverified' until a create answer or status read agrees
+   * ('verified') or says another final result ('contradicted', a mismatch). Its outcome says how
+   * the claim relates to the status held: 'claimed' (later than it: read the status), 'unchanged',
+   * 'stale' (older news) or 'conflict' (another final result than the one held: a mismatch).
+   * The status read's own column (last verified) is always updated, even when the ledger status
+   * does not move, so "what was notified" and "what the gateway says" stay visible.
    */
   applyStatus(id: number, update: StatusUpdate): StatusApplied<T> {
     const { table, kind } = this.shape;
@@ -114,38 +130,81 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
       const at = isoTime(this.now());
       const incoming = statusFacts(kind, update.statusCode);
       const current = row.status_code === null ? null : statusFacts(kind, row.status_code);
-      const outcome = decideTransition(kind, current, incoming);
+      const relation = decideTransition(kind, current, incoming);
       const next: BaseRow = { ...row, updated_at: at };
-      if (outcome === 'advanced') {
-        Object.assign(next, {
-          status_code: incoming.code,
-          status_category: incoming.category,
-          final: toFlag(incoming.final),
-          reason_code: update.reasonCode ?? null,
-          status_changed_at: at,
-        });
-      } else if (outcome === 'unchanged' && next.reason_code === null && update.reasonCode) {
-        next.reason_code = update.reasonCode;
+      let statusNote: string | null = null;
+      let claim: ClaimOutcome = 'none';
+      let outcome: StatusOutcome = relation;
+
+      if (update.source === 'notification') {
+        const notified = row.last_notified_status === null ? null : statusFacts(kind, row.last_notified_status);
+        const notifiedMove = decideTransition(kind, notified, incoming);
+        // Ahead of the held status: a claim, unless an earlier notification already claimed more.
+        if (relation === 'advanced') outcome = notifiedMove === 'stale' || notifiedMove === 'conflict' ? notifiedMove : 'claimed';
+        if (notifiedMove === 'advanced') {
+          Object.assign(next, { last_notified_status: incoming.code, last_notified_at: at });
+          next.claim_state = relation === 'advanced' ? 'unverified' : relation === 'conflict' ? 'contradicted' : 'verified';
+        } else if (notifiedMove === 'conflict') {
+          statusNote = `notification claims final status ${incoming.code} after another claimed ${row.last_notified_status} at ${at}`;
+        }
+        if (relation === 'conflict') statusNote = `final status ${row.status_code} contradicted by notification status ${incoming.code} at ${at}`;
+      } else {
+        if (relation === 'advanced') {
+          Object.assign(next, {
+            status_code: incoming.code,
+            status_category: incoming.category,
+            final: toFlag(incoming.final),
+            reason_code: update.reasonCode ?? null,
+            status_changed_at: at,
+          });
+        } else if (relation === 'unchanged' && next.reason_code === null && update.reasonCode) {
+          next.reason_code = update.reasonCode;
+        }
+        if (update.source === 'status_read') {
+          Object.assign(next, { last_verified_status: incoming.code, last_verified_at: at, verified_against: next.status_code });
+        }
+        if (relation === 'conflict' && update.source === 'create') statusNote = `final status ${row.status_code} contradicted by create status ${incoming.code} at ${at}`;
+        if (row.claim_state === 'unverified' && row.last_notified_status !== null) {
+          claim = resolveClaim(kind, statusFacts(kind, row.last_notified_status), incoming);
+          if (claim === 'verified') next.claim_state = 'verified';
+          if (claim === 'contradicted') {
+            next.claim_state = 'contradicted';
+            statusNote = `notified status ${row.last_notified_status} contradicted by the gateway's ${update.source.replace('_', ' ')} status ${incoming.code} at ${at}`;
+          }
+        }
       }
-      if (update.source === 'notification') Object.assign(next, { last_notified_status: incoming.code, last_notified_at: at });
-      if (update.source === 'status_read') {
-        Object.assign(next, { last_verified_status: incoming.code, last_verified_at: at, verified_against: next.status_code });
-      }
-      if (outcome === 'conflict' && update.source !== 'status_read' && next.conflict === null) {
-        next.conflict = `final status ${row.status_code} contradicted by ${update.source.replace('_', ' ')} status ${incoming.code} at ${at}`;
+      if (statusNote !== null) {
+        next.status_conflict ??= statusNote;
+        next.conflict ??= statusNote;
       }
       next.mismatch = toFlag(isMismatch(next));
       this.db
         .prepare(
           `UPDATE ${table} SET status_code = ?, status_category = ?, final = ?, reason_code = ?, status_changed_at = ?,
              last_notified_status = ?, last_notified_at = ?, last_verified_status = ?, last_verified_at = ?, verified_against = ?,
-             conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`,
+             claim_state = ?, conflict = ?, status_conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`,
         )
         .run(next.status_code, next.status_category, next.final, next.reason_code, next.status_changed_at, next.last_notified_status,
-          next.last_notified_at, next.last_verified_status, next.last_verified_at, next.verified_against, next.conflict, next.mismatch,
-          next.updated_at, id);
-      return { outcome, record: this.toRecord(next as Row) };
+          next.last_notified_at, next.last_verified_status, next.last_verified_at, next.verified_against, next.claim_state, next.conflict,
+          next.status_conflict, next.mismatch, next.updated_at, id);
+      return { outcome, record: this.toRecord(next as Row), claim };
     })();
+  }
+
+  /**
+   * The verifier gave up on a claim the gateway never caught up with (it kept answering an
+   * earlier status): the claim is contradicted, and the row is a mismatch for a human.
+   */
+  contradictClaim(id: number, note: string): T {
+    const at = isoTime(this.now());
+    const text = `${note} at ${at}`;
+    this.db
+      .prepare(
+        `UPDATE ${this.shape.table} SET claim_state = 'contradicted', status_conflict = coalesce(status_conflict, ?),
+           conflict = coalesce(conflict, ?), mismatch = 1, updated_at = ? WHERE id = ?`,
+      )
+      .run(text, text, at, id);
+    return this.byIdOrThrow(id);
   }
 
   /**
@@ -188,7 +247,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
         .prepare(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`)
         .run(...Object.values(extra), answer.createdAt ?? null, isoTime(this.now()), id);
       if (answer.statusCode === undefined || answer.statusCode === null) {
-        return { outcome: 'unchanged' as const, record: this.byIdOrThrow(id) };
+        return { outcome: 'unchanged' as const, record: this.byIdOrThrow(id), claim: 'none' as const };
       }
       return this.applyStatus(id, { statusCode: answer.statusCode, reasonCode: answer.reasonCode ?? null, source: 'create' });
     })();
@@ -213,13 +272,20 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     return record;
   }
 
-  /** Records a contradiction that is not about the status (e.g. a notified amount that differs). */
-  noteConflict(id: number, note: string): T {
+  /**
+   * Records a contradiction (kept forever; a mismatch for a human): 'facts' for the money facts of
+   * a notification or read (amount, currency, reference), 'status' for a status, 'other' otherwise
+   * (e.g. a second gateway id).
+   */
+  noteConflict(id: number, note: string, kind: 'facts' | 'status' | 'other' = 'other'): T {
     const { table } = this.shape;
     const at = isoTime(this.now());
+    const text = `${note} at ${at}`;
+    const column = kind === 'facts' ? 'facts_conflict' : kind === 'status' ? 'status_conflict' : null;
+    const extra = column ? `, ${column} = coalesce(${column}, @text)` : '';
     this.db
-      .prepare(`UPDATE ${table} SET conflict = coalesce(conflict, ?), mismatch = 1, updated_at = ? WHERE id = ?`)
-      .run(`${note} at ${at}`, at, id);
+      .prepare(`UPDATE ${table} SET conflict = coalesce(conflict, @text)${extra}, mismatch = 1, updated_at = @at WHERE id = @id`)
+      .run({ text, at, id });
     return this.byIdOrThrow(id);
   }
 
@@ -233,6 +299,20 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** The SQL of a page (one row more than asked); public so its query plan can be checked. */
   pageQuery(filter: TransactionFilter, request: PageRequest = {}): { sql: string; params: unknown[]; size: number } {
     const size = pageSize(request.limit);
+    const where = this.filterConditions(filter);
+    where.after(request);
+    const sql = `SELECT * FROM ${this.shape.table} ${where.sql()} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return { sql, params: [...where.params, size + 1], size };
+  }
+
+  /** How many rows match the filter (the list's total). */
+  count(filter: TransactionFilter = {}): number {
+    const where = this.filterConditions(filter);
+    return (this.db.prepare(`SELECT count(*) AS n FROM ${this.shape.table} ${where.sql()}`).get(...where.params) as { n: number }).n;
+  }
+
+  private filterConditions(filter: TransactionFilter): Conditions {
+    const { table, reference, gatewayId } = this.shape;
     const where = new Conditions()
       .oneOf('status_code', filter.statusCodes)
       .oneOf('status_category', filter.categories)
@@ -244,9 +324,24 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     // Literals, not parameters, so SQLite can use the partial indexes (WHERE mismatch = 1 / final = 0).
     if (filter.mismatch !== undefined) where.add(filter.mismatch ? 'mismatch = 1' : 'mismatch = 0');
     if (filter.final !== undefined) where.add(filter.final ? 'final = 1' : 'final = 0');
-    where.after(request);
-    const sql = `SELECT * FROM ${this.shape.table} ${where.sql()} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return { sql, params: [...where.params, size + 1], size };
+    if (filter.search !== undefined && filter.search !== '') {
+      // Prefix ranges, one index range scan per column (the e-mail index is NOCASE like its column).
+      const low = filter.search;
+      const high = `${filter.search}\u{10FFFF}`;
+      where.add(
+        `id IN (SELECT id FROM ${table} WHERE ${reference} >= ? AND ${reference} < ?
+           UNION SELECT id FROM ${table} WHERE ${gatewayId} >= ? AND ${gatewayId} < ?
+           UNION SELECT id FROM ${table} WHERE email >= ? AND email < ?)`,
+        low, high, low, high, low, high,
+      );
+    }
+    return where;
+  }
+
+  /** Rows whose notified claim no gateway answer has confirmed yet, oldest first (partial index). */
+  unverifiedClaimIds(limit = 100_000): number[] {
+    const sql = `SELECT id FROM ${this.shape.table} WHERE claim_state = 'unverified' ORDER BY created_at, id LIMIT ?`;
+    return (this.db.prepare(sql).all(limit) as { id: number }[]).map((r) => r.id);
   }
 
   /** How many rows carry each status code (the code explorer's counts). */

@@ -1,0 +1,135 @@
+// The evidence pack: everything the ledger knows about one transaction, as one JSON document to
+// hand to the provider's support or an auditor — the ledger row, every create attempt (request as
+// stored, answer), every raw notification (body and headers), every status read, the audit entries
+// and the vaulted token's metadata. It never holds a secret: the whole document goes through
+// redact() (card numbers masked to first 6 / last 4; CVV, merchant_jwt, merchant-token and private
+// keys removed), credential-bearing headers are replaced, free text is masked, and the listener's
+// unguessable path (it appears in notification_link) is replaced too.
+import type { TransactionSubject } from '../../../shared/contract';
+import { parseJson, stringifyJson } from '../../../shared/json';
+import { REDACTED, redact } from '../../../shared/redact';
+import { describePayinStatus, describePayoutStatus, describeReason } from '../../../shared/spec/codes';
+import type { Repositories } from '../../ledger/repositories/index';
+import type { PayinRecord } from '../../ledger/repositories/payins';
+import type { PayoutRecord } from '../../ledger/repositories/payouts';
+import { isoTime, sha256Hex, type Clock } from '../../ledger/support';
+import { ServiceError } from '../errors';
+import type { LedgerViews } from '../ledger-views/ledger-views';
+import { bodyText, headerPairs } from '../ledger-views/raw';
+import { maskText } from '../payments/views';
+
+export const EVIDENCE_FORMAT = 'paydesk-evidence-pack/1';
+
+/** Stored JSON text as a value (so the pack nests it), else the text itself. */
+function asJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
+  }
+}
+
+export class EvidenceService {
+  constructor(
+    private readonly deps: { repos: Repositories; views: LedgerViews; now: Clock; version: string },
+  ) {}
+
+  export(subject: TransactionSubject, id: number): { filename: string; json: string } {
+    const { repos } = this.deps;
+    const record: PayinRecord | PayoutRecord | undefined = subject === 'payin' ? repos.payins.byId(id) : repos.payouts.byId(id);
+    if (!record) throw new ServiceError('not_found', `No ${subject === 'payin' ? 'pay-in' : 'payout'} with id ${id} in the ledger.`);
+    const profile = repos.profiles.get(record.profileId);
+    const reference = 'requestId' in record ? record.requestId : record.merchantReference;
+    const gatewayId = 'requestId' in record ? record.payinId : record.payoutId;
+    const describe = subject === 'payin' ? describePayinStatus : describePayoutStatus;
+
+    const attempts = repos.attempts
+      .forReference(record.profileId, reference)
+      .filter((a) => (subject === 'payin' ? a.kind !== 'payout' : a.kind === 'payout'))
+      .map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        idempotencyKey: a.idempotencyKey,
+        state: a.state,
+        sendCount: a.tryCount,
+        requestHash: a.requestHash,
+        request: asJson(a.requestBody),
+        httpStatus: a.httpStatus,
+        responseSource: a.responseSource,
+        response: asJson(a.responseBody),
+        error: a.error,
+        createdAt: a.createdAt,
+        lastSentAt: a.lastSentAt,
+        completedAt: a.completedAt,
+      }));
+    const notifications = (subject === 'payin' ? repos.notifications.forPayin(id) : repos.notifications.forPayout(id)).map((n) => {
+      const body = bodyText(n.body);
+      return {
+        id: n.id,
+        receivedAt: n.receivedAt,
+        sourceAddress: n.sourceAddress,
+        event: n.event,
+        statusCode: n.statusCode,
+        outcome: n.outcome,
+        detail: n.detail,
+        answerStatus: n.answerStatus,
+        headers: headerPairs(n.rawHeaders),
+        body: body.text,
+        bodyRedacted: body.redacted,
+        bodySize: n.bodySize,
+        bodyTruncated: n.bodyTruncated,
+        bodySha256: sha256Hex(n.body.toString('utf8')),
+      };
+    });
+    const statusReads = (subject === 'payin' ? repos.statusReads.forPayin(id) : repos.statusReads.forPayout(id)).map((r) => ({
+      id: r.id,
+      reference: r.reference,
+      requestedAt: r.requestedAt,
+      request: asJson(r.requestBody),
+      respondedAt: r.respondedAt,
+      httpStatus: r.httpStatus,
+      result: r.result,
+      statusCode: r.statusCode,
+      response: asJson(r.responseBody),
+      error: r.error,
+    }));
+    const audit = this.deps.views.auditFor(record.profileId, [reference, gatewayId]).map((e) => ({ ...e, details: asJson(e.details) }));
+    const tokens =
+      subject === 'payin'
+        ? repos.tokens.list(record.profileId).filter((t) => (gatewayId !== null && t.payinId === gatewayId) || t.requestId === reference)
+        : [];
+
+    const document = {
+      format: EVIDENCE_FORMAT,
+      exportedAt: isoTime(this.deps.now()),
+      generator: { app: 'Paydesk', version: this.deps.version },
+      profile: profile && {
+        id: profile.id,
+        name: profile.name,
+        environment: profile.environment,
+        baseUrl: profile.baseUrl,
+        merchantId: profile.merchantId,
+        merchantSiteId: profile.merchantSiteId,
+        kid: profile.kid,
+      },
+      subject,
+      transaction: {
+        ...record,
+        statusMeaning: record.statusCode === null ? null : describe(record.statusCode).meaning,
+        reasonMeaning: record.reasonCode === null ? null : describeReason(record.reasonCode).meaning,
+      },
+      attempts,
+      notifications,
+      statusReads,
+      audit,
+      tokens,
+    };
+    let json = stringifyJson(redact(document), 2);
+    // The listener path is a capability: whoever knows it can post to the listener.
+    if (profile) json = json.split(profile.listenerPathSecret).join(REDACTED);
+    json = maskText(json);
+    const safeRef = reference.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+    return { filename: `paydesk-evidence-${subject}-${safeRef}.json`, json };
+  }
+}

@@ -1,0 +1,193 @@
+// Form input + profile → the gateway's request body, checked with the shared validator (the same
+// field rules the emulator applies) before anything is recorded or sent: a 400-class input error
+// never reaches the network, and every offending field is named at once, by the name the form uses.
+import type { PayinCreateForm, PayoutCreateForm, TokenChargeForm, TokenizeForm } from '../../../shared/contract';
+import { LosslessNumber } from '../../../shared/json';
+import { CARD_PAYIN_METHODS, isPayoutMethod } from '../../../shared/spec/methods';
+import {
+  PAYOUT_FIELD_RULES,
+  validatePayinCreate,
+  validatePayoutCreate,
+  validateTokenChargeCreate,
+  validateTokenizationCreate,
+  validateTokenizeClaims,
+  type ValidationResult,
+} from '../../../shared/spec/field-rules';
+import type { CardForJwt } from '../../gateway/merchant-jwt';
+import type { Profile } from '../../ledger/repositories/profiles';
+import { ServiceError } from '../errors';
+
+/** Passes the shape check of merchant_jwt while the body is validated; replaced by the signed JWT before sending. */
+export const JWT_PLACEHOLDER = 'unsigned.placeholder.jwt';
+
+const DECIMAL_TEXT = /^(0|[1-9]\d*)(\.\d+)?$/;
+const AMOUNT_FORMAT = 'must be a decimal number such as 10.50 (digits, an optional dot and decimals)';
+
+/** Field → problem, collected from several checks and thrown as one input error. */
+export class FieldProblems {
+  readonly fields: Record<string, string> = {};
+
+  add(field: string, problem: string): void {
+    this.fields[field] ??= problem;
+  }
+
+  addResult(result: ValidationResult, rename: (field: string) => string = (f) => f): void {
+    for (const [field, problem] of Object.entries(result.details)) this.add(rename(field), problem);
+  }
+
+  throwIfAny(what: string): void {
+    const entries = Object.entries(this.fields);
+    if (entries.length === 0) return;
+    throw new ServiceError('invalid_input', `${what} was not sent: ${entries.map(([f, p]) => `${f} ${p}`).join('; ')}.`, this.fields);
+  }
+}
+
+/** The values a form gave, without blank strings: a blank required field is "missing" either way. */
+function given<T extends object>(form: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = form[key];
+    if (value === undefined || (typeof value === 'string' && value.trim() === '')) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** The amount as the validator sees it (an exact JSON number), with our own message for text that is not a decimal. */
+function forValidation(body: Record<string, unknown>, amountField: string, problems: FieldProblems): Record<string, unknown> {
+  const amount = body.amount;
+  if (typeof amount !== 'string') return body;
+  if (!DECIMAL_TEXT.test(amount)) {
+    problems.add(amountField, AMOUNT_FORMAT);
+    return { ...body, amount: undefined };
+  }
+  return { ...body, amount: new LosslessNumber(amount) };
+}
+
+const PAYIN_FORM_FIELDS = [
+  'payment_method', 'amount', 'currency', 'email', 'request_id', 'country', 'success_url', 'pending_url', 'fail_url', 'back_url',
+  'device_ip', 'first_name', 'last_name', 'mobile', 'address', 'city', 'zipCode', 'state', 'birthDate',
+] as const;
+const CARD_FORM_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear'] as const;
+
+export interface PayinContext {
+  profile: Profile;
+  notificationUrl: string;
+  newReference: () => string;
+  /** True when this profile's ledger already holds a pay-in with this request_id. */
+  requestIdTaken: (requestId: string) => boolean;
+}
+
+function payinBase(form: PayinCreateForm | TokenizeForm | TokenChargeForm, ctx: PayinContext, problems: FieldProblems): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    ...given(form, PAYIN_FORM_FIELDS),
+    merchant_id: ctx.profile.merchantId,
+    merchant_site_id: ctx.profile.merchantSiteId,
+    notification_link: ctx.notificationUrl,
+  };
+  body.request_id ??= ctx.newReference();
+  if (typeof body.request_id === 'string' && ctx.requestIdTaken(body.request_id)) {
+    problems.add('request_id', 'is already used by a pay-in of this profile: a request_id names one attempt, so use a new one (or resume that attempt)');
+  }
+  return body;
+}
+
+/** Spec 2.1. Card fields only for the card methods. */
+export function payinCreateBody(form: PayinCreateForm, ctx: PayinContext): Record<string, unknown> {
+  const problems = new FieldProblems();
+  const body = { ...payinBase(form, ctx, problems), ...given(form, [...CARD_FORM_FIELDS, 'cardCvv']) };
+  const isCard = (CARD_PAYIN_METHODS as readonly unknown[]).includes(body.payment_method);
+  if (!isCard) {
+    for (const field of [...CARD_FORM_FIELDS, 'cardCvv']) if (body[field] !== undefined) problems.add(field, 'is only sent for credit_card and credit_card_ftd');
+  }
+  problems.addResult(validatePayinCreate(forValidation(body, 'amount', problems)));
+  problems.throwIfAny('The pay-in');
+  return body;
+}
+
+const CLAIM_TO_FORM: Record<string, string> = {
+  cardholder_number: 'cardNum',
+  cardholder_name: 'cardHolder',
+  cardholder_exp_month: 'cardExpireMonth',
+  cardholder_exp_year: 'cardExpireYear',
+};
+
+/** The card of a tokenize JWT, checked with the claim rules and named by the form's field names. */
+export function tokenizeCard(form: Partial<Record<(typeof CARD_FORM_FIELDS)[number], string | undefined>>, problems: FieldProblems): CardForJwt {
+  const card = given(form, CARD_FORM_FIELDS);
+  const claims = {
+    cardholder_number: card.cardNum,
+    cardholder_name: card.cardHolder,
+    cardholder_exp_month: card.cardExpireMonth,
+    cardholder_exp_year: card.cardExpireYear,
+  };
+  problems.addResult(validateTokenizeClaims(claims), (field) => CLAIM_TO_FORM[field] ?? field);
+  return { number: String(card.cardNum ?? ''), name: String(card.cardHolder ?? ''), expMonth: String(card.cardExpireMonth ?? ''), expYear: String(card.cardExpireYear ?? '') };
+}
+
+/** POST /payment/create/tokenization: the pay-in fields, consent, the notification URL; card data only in the JWT. */
+export function tokenizationBody(form: TokenizeForm, ctx: PayinContext): { body: Record<string, unknown>; card: CardForJwt } {
+  const problems = new FieldProblems();
+  const card = tokenizeCard(form, problems);
+  const body: Record<string, unknown> = {
+    ...payinBase(form, ctx, problems),
+    merchant_jwt: JWT_PLACEHOLDER,
+    consent: form.consent,
+    tokenization_notification_url: ctx.notificationUrl,
+  };
+  problems.addResult(validateTokenizationCreate(forValidation(body, 'amount', problems)));
+  problems.throwIfAny('The tokenization request');
+  return { body, card };
+}
+
+/** POST /payment/create/token: the pay-in fields, the CVV (asked for on every charge), the decrypt JWT. */
+export function tokenChargeBody(form: TokenChargeForm, ctx: PayinContext, problems = new FieldProblems()): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...payinBase(form, ctx, problems), merchant_jwt: JWT_PLACEHOLDER, ...given(form, ['cardCvv']) };
+  problems.addResult(validateTokenChargeCreate(forValidation(body, 'amount', problems)));
+  problems.throwIfAny('The token charge');
+  return body;
+}
+
+const DETAIL_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear', 'iban', 'bic', 'accountHolder', 'walletAddress', 'network', 'sortCode', 'accountNumber'] as const;
+
+/** paymentDetails fields of one payout method, from the shared field rules. */
+function detailFieldsOf(method: string): string[] {
+  return PAYOUT_FIELD_RULES.filter((r) => r.field.startsWith('paymentDetails.') && typeof r.required === 'object' && r.required.methods.includes(method)).map((r) =>
+    r.field.slice('paymentDetails.'.length),
+  );
+}
+
+export interface PayoutContext {
+  profile: Profile;
+  notificationUrl: string;
+  newReference: () => string;
+  referenceTaken: (merchantReference: string) => boolean;
+}
+
+/** Spec 2.7 with our documented choices: mode "direct", paymentDetails.method = method. */
+export function payoutCreateBody(form: PayoutCreateForm, ctx: PayoutContext): Record<string, unknown> {
+  const problems = new FieldProblems();
+  const top = given(form, ['method', 'amount', 'currency', 'merchantReference', 'country']);
+  const method = typeof top.method === 'string' ? top.method : undefined;
+  const details = form.paymentDetails ? given(form.paymentDetails, DETAIL_FIELDS) : {};
+  if (method !== undefined && isPayoutMethod(method)) {
+    const allowed = detailFieldsOf(method);
+    for (const field of Object.keys(details)) if (!allowed.includes(field)) problems.add(`paymentDetails.${field}`, `is not a field of ${method} payouts`);
+  }
+  const body: Record<string, unknown> = {
+    ...top,
+    merchant_id: ctx.profile.merchantId,
+    site_id: ctx.profile.merchantSiteId,
+    mode: 'direct',
+    notificationUrl: ctx.notificationUrl,
+    customer: form.customer ? given(form.customer, ['firstName', 'lastName', 'email', 'phone']) : undefined,
+    paymentDetails: form.paymentDetails || method !== undefined ? { ...details, method } : undefined,
+  };
+  body.merchantReference ??= ctx.newReference();
+  if (typeof body.merchantReference === 'string' && ctx.referenceTaken(body.merchantReference)) {
+    problems.add('merchantReference', 'is already used by a payout of this profile: use a new one (or resume that attempt)');
+  }
+  problems.addResult(validatePayoutCreate(forValidation(body, 'amount', problems)));
+  problems.throwIfAny('The payout');
+  return body;
+}

@@ -1,0 +1,34 @@
+// The payments domain (issue 4): pay-ins, tokenization and token charges, payouts, status reads,
+// create-call attempts and the merchant-JWT tools, built on one shared context.
+import { AttemptService } from './attempt-service';
+import { PaymentsContext, type PaymentsDeps } from './context';
+import { JwtTools } from './jwt-tools';
+import { PayinService } from './payin-service';
+import { PayoutService } from './payout-service';
+import { Submitter } from './submitter';
+import { TokenService } from './token-service';
+
+export type { PaymentsDeps } from './context';
+export { publishTransactionChanged, changesFromNotification, type TransactionChange } from './pushes';
+
+export interface PaymentServices {
+  payins: PayinService;
+  tokens: TokenService;
+  payouts: PayoutService;
+  attempts: AttemptService;
+  jwt: JwtTools;
+}
+
+export function createPaymentServices(deps: PaymentsDeps): PaymentServices {
+  const ctx = new PaymentsContext(deps);
+  const submitter = new Submitter(ctx);
+  const payins = new PayinService(ctx, submitter);
+  const tokens = new TokenService(ctx, submitter, payins);
+  return {
+    payins,
+    tokens,
+    payouts: new PayoutService(ctx, submitter),
+    attempts: new AttemptService(ctx, submitter, tokens),
+    jwt: new JwtTools(ctx),
+  };
+}

@@ -1,0 +1,100 @@
+// Pay-ins of every method: create (validated first, sent exactly once), look up, read the status.
+import type { AttemptView, PayinCreateForm, PayinView, StatusReadView, SubmitResult } from '../../../shared/contract';
+import type { PayinCreateInput } from '../../gateway/endpoints';
+import type { PayinRecord } from '../../ledger/repositories/payins';
+import type { Profile } from '../../ledger/repositories/profiles';
+import { ServiceError } from '../errors';
+import { applyPayinRead, readFacts, recordRead } from './apply';
+import { payinCreateBody, type PayinContext } from './bodies';
+import type { PaymentsContext } from './context';
+import type { Submitter } from './submitter';
+import { attemptView, payinView, statusReadView } from './views';
+
+export interface PayinRef {
+  profileId?: string | undefined;
+  id?: number | undefined;
+  requestId?: string | undefined;
+  payinId?: string | undefined;
+}
+
+export class PayinService {
+  constructor(
+    private readonly ctx: PaymentsContext,
+    private readonly submitter: Submitter,
+  ) {}
+
+  /** What a pay-in body is built from besides the form: the profile's ids, its notification URL, a fresh reference. */
+  payinContext(profile: Profile): PayinContext {
+    const { repos, ids, notificationUrl } = this.ctx.deps;
+    return {
+      profile,
+      notificationUrl: notificationUrl(profile),
+      newReference: () => ids.uuid(),
+      requestIdTaken: (requestId) => repos.payins.byRequestId(profile.id, requestId) !== undefined,
+    };
+  }
+
+  async create(form: PayinCreateForm): Promise<SubmitResult> {
+    const profile = this.ctx.profile(form.profileId);
+    const body = payinCreateBody(form, this.payinContext(profile)) as unknown as PayinCreateInput;
+    return this.submitter.payin(profile, 'payin_create', body);
+  }
+
+  find(ref: PayinRef): PayinRecord {
+    const { payins } = this.ctx.repos;
+    let record: PayinRecord | undefined;
+    if (ref.id !== undefined) {
+      record = payins.byId(ref.id);
+      if (record && ref.profileId !== undefined && record.profileId !== ref.profileId) record = undefined;
+    } else {
+      const profile = this.ctx.profile(ref.profileId);
+      record = (ref.payinId && payins.byPayinId(ref.payinId, profile.id)) || (ref.requestId && payins.byRequestId(profile.id, ref.requestId)) || undefined;
+    }
+    if (!record) throw new ServiceError('not_found', 'No such pay-in in the ledger.');
+    return record;
+  }
+
+  get(ref: PayinRef): { payin: PayinView; attempts: AttemptView[]; statusReads: StatusReadView[] } {
+    const { repos } = this.ctx;
+    const record = this.find(ref);
+    return {
+      payin: payinView(record, repos.attempts),
+      attempts: repos.attempts.forReference(record.profileId, record.requestId).map(attemptView),
+      statusReads: repos.statusReads.forPayin(record.id).map((r) => statusReadView(r)),
+    };
+  }
+
+  /**
+   * POST /payment/get-status by payin_id or request_id, recorded in status_reads and applied
+   * forward-only. When it finds a pay-in whose create attempt is still unknown, the attempt is
+   * settled too (through the runner, so it never races a send of the same attempt).
+   */
+  async readStatus(input: { profileId?: string | undefined; payinId?: string | undefined; requestId?: string | undefined }): Promise<{ read: StatusReadView; payin: PayinView | null }> {
+    const profile = this.ctx.profile(input.profileId);
+    const { repos, gateways, db } = this.ctx.deps;
+    const { client, runner } = await gateways.for(profile);
+    const known = (input.payinId && repos.payins.byPayinId(input.payinId, profile.id)) || (input.requestId && repos.payins.byRequestId(profile.id, input.requestId)) || undefined;
+    const request = input.payinId ? { merchant_id: profile.merchantId, payin_id: input.payinId } : { merchant_id: profile.merchantId, request_id: input.requestId ?? '' };
+    const requestedAt = this.ctx.now();
+    const result = await client.payinStatus(request);
+    const facts = readFacts(result, ['payin_id', 'request_id']);
+    // Read by payin_id for an attempt that never learnt it: the answer's request_id names our row.
+    const foundRequestId = typeof facts.found?.request_id === 'string' ? facts.found.request_id : undefined;
+    const row = known ?? (foundRequestId === undefined ? undefined : repos.payins.byRequestId(profile.id, foundRequestId));
+    const read = db.transaction(() => {
+      const recorded = recordRead(repos, { profileId: profile.id, kind: 'payin', reference: input.payinId ?? input.requestId ?? '', rowId: row?.id ?? null, requestBody: request, requestedAt, respondedAt: this.ctx.now() }, facts);
+      if (row && facts.found) applyPayinRead(repos, row, facts.found);
+      return recorded;
+    })();
+    if (row) {
+      const attempt = row.attemptId === null ? undefined : repos.attempts.byId(row.attemptId);
+      if (attempt?.state === 'unknown' && facts.found) {
+        const outcome = await runner.resolveByStatus(attempt.idempotencyKey);
+        this.submitter.settle(profile, attempt.idempotencyKey, outcome, { freshRead: true });
+      }
+      this.ctx.publish({ subject: 'payin', rowId: row.id });
+    }
+    const current = row ? repos.payins.byId(row.id) : undefined;
+    return { read: statusReadView(read, facts.retryAfterSeconds), payin: current ? payinView(current, repos.attempts) : null };
+  }
+}

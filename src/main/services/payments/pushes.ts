@@ -1,0 +1,34 @@
+// The live-update pushes of the payments domain: 'payins:payin-changed', 'payouts:payout-changed',
+// 'tokens:token-changed'. One helper for every publisher (the payment services after a create or
+// a status read, the notification apply step after a notification), so the payload is always the
+// same contract view whoever changed the row.
+import type { Repositories } from '../../ledger/repositories/index';
+import type { AppliedNotification } from '../notification-applier';
+import type { EventBus } from '../event-bus';
+import { payinView, payoutView, tokenView } from './views';
+
+export type TransactionChange = { subject: 'payin' | 'payout' | 'token'; rowId: number };
+
+type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens' | 'attempts'>;
+
+/** Publishes the current view of one changed row; a row that is gone publishes nothing. */
+export function publishTransactionChanged(events: EventBus, repos: PushRepos, change: TransactionChange): void {
+  if (change.subject === 'payin') {
+    const record = repos.payins.byId(change.rowId);
+    if (record) events.publish('payins:payin-changed', payinView(record, repos.attempts));
+  } else if (change.subject === 'payout') {
+    const record = repos.payouts.byId(change.rowId);
+    if (record) events.publish('payouts:payout-changed', payoutView(record, repos.attempts));
+  } else {
+    const token = repos.tokens.byId(change.rowId);
+    if (token) events.publish('tokens:token-changed', tokenView(token));
+  }
+}
+
+/** The changes a notification apply result stands for (for NotificationApplier's onApplied). */
+export function changesFromNotification(result: AppliedNotification): TransactionChange[] {
+  const changes: TransactionChange[] = [];
+  if (result.subject !== null && result.rowId !== null) changes.push({ subject: result.subject, rowId: result.rowId });
+  if (result.tokenRowId !== null) changes.push({ subject: 'token', rowId: result.tokenRowId });
+  return changes;
+}

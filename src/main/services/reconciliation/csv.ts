@@ -1,0 +1,22 @@
+// CSV files for spreadsheets (RFC 4180 through csv-stringify): a header row, fields quoted when
+// they hold a comma, a quote or a line break, and every text cell that a spreadsheet would run as a
+// formula (leading = + - @, tab, carriage return) prefixed with ' (OWASP "CSV injection"). Free
+// text is masked first, so a card number never reaches a file.
+import { stringify } from 'csv-stringify/sync';
+import { maskText } from '../payments/views';
+
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => string | number | boolean | null;
+}
+
+export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
+  const records = rows.map((row) =>
+    columns.map((column) => {
+      const value = column.value(row);
+      if (value === null) return '';
+      return typeof value === 'string' ? maskText(value) : String(value);
+    }),
+  );
+  return stringify(records, { header: true, columns: columns.map((c) => c.header), escape_formulas: true, record_delimiter: '\r\n', bom: false });
+}

@@ -1,0 +1,115 @@
+// Reading the ledger: pay-in and payout lists (filters, keyset pages), global search, the
+// timeline of one transaction, and how many rows carry each code. Rows use the payments domain's
+// views; their live updates are its 'payins:payin-changed' / 'payouts:payout-changed' pushes.
+import { z } from 'zod';
+import { noInput } from './app';
+import { payinViewSchema, payoutViewSchema } from './payments';
+
+export const statusCategorySchema = z.enum(['pending', 'success', 'customer_error', 'decline', 'validation', 'merchant_setup', 'system', 'unknown']);
+export type StatusCategoryView = z.infer<typeof statusCategorySchema>;
+
+export const transactionSubjectSchema = z.enum(['payin', 'payout']);
+export type TransactionSubject = z.infer<typeof transactionSubjectSchema>;
+
+const isoDate = z
+  .string()
+  .trim()
+  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)), 'Must be a date (YYYY-MM-DD) or an ISO-8601 time.');
+
+const codeList = z.array(z.string().trim().min(1).max(40)).max(100);
+
+export const transactionListInputSchema = z
+  .object({
+    profileId: z.string().min(1).optional(),
+    statusCodes: codeList.optional(),
+    categories: z.array(statusCategorySchema).max(20).optional(),
+    methods: codeList.optional(),
+    currencies: z.array(z.string().trim().regex(/^[A-Za-z]{3}$/, 'A 3-letter currency code.').transform((c) => c.toUpperCase())).max(200).optional(),
+    /** Inclusive lower bound on the creation time (a date means its start, UTC). */
+    createdFrom: isoDate.optional(),
+    /** Exclusive upper bound (a date means its start, UTC: pass the day after to include a day). */
+    createdTo: isoDate.optional(),
+    hasMismatch: z.boolean().optional(),
+    final: z.boolean().optional(),
+    /** Prefix of the reference (request_id / merchantReference), the gateway id or the e-mail. */
+    search: z.string().trim().min(1).max(200).optional(),
+    cursor: z.string().max(200).nullable().optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+export type TransactionListInput = z.infer<typeof transactionListInputSchema>;
+
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    /** Pass back as `cursor` for the next (older) page; null on the last page. */
+    nextCursor: z.string().nullable(),
+    /** Rows matching the filters; computed on the first page only (null on later pages). */
+    total: z.number().int().nullable(),
+  });
+
+export const searchMatchSchema = z.object({
+  subject: transactionSubjectSchema,
+  id: z.number().int(),
+  profileId: z.string(),
+  /** Which field matched the query. */
+  matchedOn: z.enum(['request_id', 'payin_id', 'merchantReference', 'payout_id', 'email']),
+  reference: z.string(),
+  gatewayId: z.string().nullable(),
+  email: z.string(),
+  method: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  statusCode: z.string().nullable(),
+  verification: z.enum(['unverified', 'verified', 'mismatch']),
+  createdAt: z.string(),
+});
+export type SearchMatch = z.infer<typeof searchMatchSchema>;
+
+export const timelineEntrySchema = z.object({
+  /** Stable key, e.g. "attempt:3:request", "notification:12", "status-read:5", "audit:9". */
+  key: z.string(),
+  at: z.string(),
+  kind: z.enum(['request', 'response', 'notification', 'status_read', 'audit']),
+  title: z.string(),
+  statusCode: z.string().nullable(),
+  /** attempt state, notification outcome, status read result or audit action. */
+  outcome: z.string().nullable(),
+  detail: z.string().nullable(),
+  /** Raw JSON text: the request sent (card data masked, secrets removed) or the notification body. */
+  request: z.string().nullable(),
+  /** Raw text of the answer (create response or status read response). */
+  response: z.string().nullable(),
+  /** Notification headers as received (credential-bearing ones redacted). */
+  headers: z.array(z.tuple([z.string(), z.string()])).nullable(),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+const timelineInput = z.object({ id: z.number().int().positive() }).strict();
+
+export const codeUsageSchema = z.object({
+  kind: z.enum(['payin_status', 'payout_status', 'reason']),
+  code: z.string(),
+  known: z.boolean(),
+  /** Ledger rows carrying it (status_code or reason_code). */
+  rows: z.number().int(),
+  /** Notifications that carried it (status codes only). */
+  notifications: z.number().int(),
+});
+export type CodeUsage = z.infer<typeof codeUsageSchema>;
+
+export const ledgerContract = {
+  invoke: {
+    'payins:list': { input: transactionListInputSchema, output: pageOf(payinViewSchema) },
+    'payouts:list': { input: transactionListInputSchema, output: pageOf(payoutViewSchema) },
+    'search:lookup': {
+      input: z.object({ query: z.string().trim().min(1, 'Type a request_id, payin_id, payout_id, merchantReference or e-mail.').max(200) }).strict(),
+      output: z.object({ matches: z.array(searchMatchSchema) }),
+    },
+    'payins:timeline': { input: timelineInput, output: z.object({ payin: payinViewSchema, entries: z.array(timelineEntrySchema) }) },
+    'payouts:timeline': { input: timelineInput, output: z.object({ payout: payoutViewSchema, entries: z.array(timelineEntrySchema) }) },
+    'codes:usage': { input: noInput, output: z.object({ codes: z.array(codeUsageSchema), unknown: z.array(codeUsageSchema) }) },
+  },
+  // Changes are pushed on the payments domain's 'payins:payin-changed' / 'payouts:payout-changed'.
+  push: {},
+} as const;

@@ -1,0 +1,90 @@
+// The read APIs the screens rely on: filtered keyset lists with totals, global search, and the
+// code explorer's counts, through the contract on a real core.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../verification/harness';
+
+let h: Harness;
+let profileId: string;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  h = await startHarness();
+  profileId = await h.profileId();
+  const day = (iso: string) => h.repos(() => new Date(iso));
+  const payin = (iso: string, ref: string, method: string, currency: string, status: number | null, email = 'ana@example.com') => {
+    const repos = day(iso);
+    const row = repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '5.00', currency, email });
+    return status === null ? row : repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status }).record;
+  };
+  ids.a = payin('2025-05-01T10:00:00.000Z', 'order-1001', 'blik', 'PLN', 100).id;
+  ids.b = payin('2025-05-02T10:00:00.000Z', 'order-1002', 'credit_card', 'EUR', 302, 'Bob@Example.com').id;
+  ids.c = payin('2025-05-03T10:00:00.000Z', 'order-2001', 'blik', 'PLN', 777).id;
+  ids.d = payin('2025-05-04T10:00:00.000Z', 'invoice-9', 'crypto', 'USD', null).id;
+  day('2025-05-02T10:00:00.000Z').payins.noteConflict(ids.b as number, 'test conflict', 'status');
+  ids.p = day('2025-05-05T10:00:00.000Z').payouts.upsertFromCreate(
+    { profileId, merchantReference: 'po-77', method: 'fps', amount: '9.99', currency: 'GBP', email: 'pay@example.com' },
+    { payoutId: 'pout-77', statusCode: 'P100' },
+  ).id;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('payins:list and payouts:list', () => {
+  it('filters by status, category, method, currency, dates and mismatch, newest first, with a total', async () => {
+    const all = await h.call('payins:list', { profileId });
+    expect(all.items.map((p) => p.id)).toEqual([ids.d, ids.c, ids.b, ids.a]);
+    expect(all.total).toBe(4);
+    expect((await h.call('payins:list', { statusCodes: ['100', '302'] })).items.map((p) => p.id)).toEqual([ids.b, ids.a]);
+    expect((await h.call('payins:list', { categories: ['decline'] })).items.map((p) => p.id)).toEqual([ids.b]);
+    expect((await h.call('payins:list', { methods: ['blik'], currencies: ['pln'] })).items.map((p) => p.id)).toEqual([ids.c, ids.a]);
+    expect((await h.call('payins:list', { createdFrom: '2025-05-02', createdTo: '2025-05-04' })).items.map((p) => p.id)).toEqual([ids.c, ids.b]);
+    expect((await h.call('payins:list', { hasMismatch: true })).items.map((p) => [p.id, p.mismatch])).toEqual([[ids.b, true]]);
+  });
+
+  it('searches by a prefix of the reference, the gateway id or the e-mail (any case)', async () => {
+    expect((await h.call('payins:list', { search: 'order-100' })).items.map((p) => p.id)).toEqual([ids.b, ids.a]);
+    expect((await h.call('payins:list', { search: 'pid-order-2' })).items.map((p) => p.id)).toEqual([ids.c]);
+    expect((await h.call('payins:list', { search: 'bob@' })).items.map((p) => p.id)).toEqual([ids.b]);
+    expect((await h.call('payouts:list', { search: 'po-7' })).items.map((p) => p.payoutId)).toEqual(['pout-77']);
+  });
+
+  it('pages with a cursor (total on the first page only) and names bad input', async () => {
+    const first = await h.call('payins:list', { limit: 3 });
+    expect(first).toMatchObject({ total: 4, nextCursor: expect.any(String) });
+    const second = await h.call('payins:list', { limit: 3, cursor: first.nextCursor });
+    expect(second).toMatchObject({ total: null, nextCursor: null });
+    expect([...first.items, ...second.items].map((p) => p.id)).toEqual([ids.d, ids.c, ids.b, ids.a]);
+    expect((await h.failure('payins:list', { cursor: 'garbage' })).fields).toHaveProperty('cursor');
+    expect((await h.failure('payins:list', { currencies: ['EURO'] })).fields).toEqual({ 'currencies.0': 'A 3-letter currency code.' });
+    expect((await h.failure('payins:list', { createdFrom: 'yesterday' })).fields).toHaveProperty('createdFrom');
+    expect((await h.failure('payouts:list', { limit: 0 })).fields).toHaveProperty('limit');
+  });
+});
+
+describe('search:lookup', () => {
+  it('finds a transaction by request_id, payin_id, merchantReference, payout_id or e-mail', async () => {
+    const one = async (query: string) => (await h.call('search:lookup', { query })).matches.map((m) => [m.subject, m.id, m.matchedOn]);
+    expect(await one('order-1001')).toEqual([['payin', ids.a, 'request_id']]);
+    expect(await one('pid-order-1002')).toEqual([['payin', ids.b, 'payin_id']]);
+    expect(await one('po-77')).toEqual([['payout', ids.p, 'merchantReference']]);
+    expect(await one('pout-77')).toEqual([['payout', ids.p, 'payout_id']]);
+    expect(await one('ANA@example.com')).toEqual([
+      ['payin', ids.d, 'email'],
+      ['payin', ids.c, 'email'],
+      ['payin', ids.a, 'email'],
+    ]);
+    expect(await one('nothing-like-it')).toEqual([]);
+    expect((await h.failure('search:lookup', { query: '   ' })).fields).toHaveProperty('query');
+  });
+});
+
+describe('codes:usage', () => {
+  it('counts ledger rows per code and lists the codes the catalogue does not know', async () => {
+    const { codes, unknown } = await h.call('codes:usage');
+    expect(codes.find((c) => c.kind === 'payin_status' && c.code === '302')).toMatchObject({ known: true, rows: 1 });
+    expect(codes.find((c) => c.kind === 'payout_status' && c.code === 'P100')).toMatchObject({ rows: 1 });
+    expect(codes.find((c) => c.kind === 'reason' && c.code === 'RISK_BLOCKED')).toMatchObject({ rows: 0 });
+    expect(unknown).toEqual([{ kind: 'payin_status', code: '777', known: false, rows: 1, notifications: 0 }]);
+  });
+});
