@@ -62,3 +62,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/** Opens the app as a user would, from the printed address, and waits for the shell. */
+export async function openApp(browser: Browser, app: WebApp): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(app.url);
+  await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
+  return page;
+}
+
+/**
+ * Calls a contract channel over the web bridge, for test setup and for checking what main holds
+ * after a journey. Journeys themselves are driven through the UI.
+ */
+export async function rpc<T = unknown>(app: WebApp, channel: string, input?: unknown): Promise<T> {
+  const response = await fetch(`${app.origin}/rpc/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-paydesk-token': app.token },
+    body: JSON.stringify({ input }),
+  });
+  const envelope = (await response.json()) as { ok: boolean; value?: T; error?: { message: string } };
+  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error?.message ?? response.status}`);
+  return envelope.value as T;
+}

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, screenshot, startWebApp, type WebApp } from './harness';
+import { launchBrowser, openApp as openAppIn, screenshot, startWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
@@ -26,13 +26,7 @@ afterAll(async () => {
   expect(code).toBe(0);
 });
 
-async function openApp(): Promise<Page> {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(app.url);
-  await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
-  return page;
-}
+const openApp = (): Promise<Page> => openAppIn(browser, app);
 
 describe('web mode in Chromium', () => {
   it('loads the shell with navigation and an always-visible environment badge', async () => {

@@ -1,17 +1,16 @@
 import { Alert, AppShell, Burger, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { CodeExplorerScreen } from '../features/codes/CodeExplorerScreen';
-import { PlaceholderScreen } from '../features/PlaceholderScreen';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { useApp } from '../stores/context';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { screens } from './screens';
 import { ThemeToggle } from './ThemeToggle';
-import { useHashScreen } from './use-hash-screen';
+import { CurrentScreen } from './CurrentScreen';
+import { useRoute } from './use-route';
 
 export function AppFrame() {
   const [opened, { toggle }] = useDisclosure();
-  const [current, navigate] = useHashScreen();
+  const [route, navigate] = useRoute();
+  const current = route.screen;
   const loadError = useApp((state) => state.loadError);
   const keychain = useApp((state) => state.info?.keychain);
   const live = useApp((state) => state.info?.environment.kind === 'live');
@@ -57,19 +56,8 @@ export function AppFrame() {
             {keychain.message}
           </Alert>
         )}
-        <CurrentScreen id={screen.id} label={screen.label} description={screen.description} />
+        <CurrentScreen route={route} label={screen.label} description={screen.description} />
       </AppShell.Main>
     </AppShell>
   );
-}
-
-function CurrentScreen({ id, label, description }: { id: string; label: string; description: string }) {
-  switch (id) {
-    case 'settings':
-      return <SettingsScreen />;
-    case 'codes':
-      return <CodeExplorerScreen />;
-    default:
-      return <PlaceholderScreen title={label} description={description} />;
-  }
 }
