@@ -51,8 +51,11 @@ export interface ListenerOptions {
   host?: string;
   port?: number;
   limits?: Partial<ListenerLimits>;
-  /** Called with the id of every stored notification, after its answer was sent. Must not throw. */
-  onStored?: (id: number) => void;
+  /**
+   * Called with the id of every stored notification, after its answer was sent, and the outcome
+   * it was stored with ('pending' to be applied, or 'malformed'). Must not throw.
+   */
+  onStored?: (id: number, outcome: NewNotification['outcome']) => void;
   now?: Clock;
   log?: Logger;
 }
@@ -117,7 +120,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     answer(res, record.answerStatus, record.answerStatus === 200 ? { status: 'received' } : { status: 'rejected', reason: record.detail }, closeAfter);
     if (read.abusive) res.on('finish', () => req.socket.destroy());
     try {
-      options.onStored?.(id);
+      options.onStored?.(id, record.outcome);
     } catch (error) {
       log.error(`onStored failed for notification ${id}`, error);
     }
@@ -147,7 +150,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // A wildcard bind (every interface) is reached locally through loopback.
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const origin = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
   log.info(`notification listener on ${origin}${LISTENER_PATH_PREFIX}…`);
 
   return {
