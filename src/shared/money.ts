@@ -1,5 +1,7 @@
 // Exact money. Amounts travel as decimal strings or JSON source text and are checked with
-// decimal.js; nothing here ever does arithmetic on binary floats.
+// decimal.js; nothing here ever does arithmetic on binary floats, and nothing here rounds:
+// decimal.js rounds every arithmetic result to `precision` significant digits (20 by default), so
+// sums are done on integers of the smallest unit instead (BigInt), exact for any number of digits.
 import Decimal from 'decimal.js';
 import { LosslessNumber, numberText } from './json';
 
@@ -48,10 +50,13 @@ export function checkAmount(input: unknown, maxScale: number): AmountCheck {
 
 /**
  * Canonical text of an amount: fiat (scale 2) always shows two decimals ("10.50"); crypto shows
- * the digits it has, without trailing zeros ("0.0001").
+ * the digits it has, without trailing zeros ("0.0001"). An amount with more decimals than the
+ * scale is a RangeError, never rounded.
  */
 export function formatAmount(value: string, scale: number): string {
-  const d = new Decimal(value);
+  const d = parseDecimal(value);
+  if (d === undefined) throw new RangeError(`not a decimal amount: ${value}`);
+  if (d.decimalPlaces() > scale) throw new RangeError(`amount ${value} has more than ${scale} decimals`);
   return scale === 2 ? d.toFixed(2) : d.toFixed();
 }
 
@@ -62,9 +67,40 @@ export function toJsonAmount(value: string): LosslessNumber {
   return new LosslessNumber(d.toFixed());
 }
 
-/** Exact sum of decimal strings (reconciliation totals). */
+/** An exact decimal as a whole number of 10^-scale units: value = units / 10^scale. */
+interface Units {
+  units: bigint;
+  scale: number;
+}
+
+function toUnits(value: string): Units {
+  const d = parseDecimal(value);
+  if (d === undefined) throw new RangeError(`not a decimal amount: ${value}`);
+  const plain = d.toFixed(); // every digit, never exponent notation
+  const negative = plain.startsWith('-');
+  const [integer = '0', fraction = ''] = (negative ? plain.slice(1) : plain).split('.');
+  const units = BigInt(integer + fraction);
+  return { units: negative ? -units : units, scale: fraction.length };
+}
+
+function addUnits(a: Units, b: Units): Units {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: a.units * 10n ** BigInt(scale - a.scale) + b.units * 10n ** BigInt(scale - b.scale), scale };
+}
+
+/** Plain decimal text without trailing zeros ("12.5", "0", "-0.0000000001"). */
+function unitsText({ units, scale }: Units): string {
+  const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+  const integer = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return `${units < 0n ? '-' : ''}${integer}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+/** Exact sum of decimal strings, however many and however long (reconciliation totals, limits). */
 export function sumAmounts(values: readonly string[]): string {
-  return values.reduce((acc, v) => acc.plus(new Decimal(v)), new Decimal(0)).toFixed();
+  let total: Units = { units: 0n, scale: 0 };
+  for (const value of values) total = addUnits(total, toUnits(value));
+  return unitsText(total);
 }
 
 /** -1, 0 or 1, exactly. */

@@ -2,7 +2,7 @@
 // to the store before the first byte leaves. Transient failures (timeout, connection error,
 // 429, 5xx) are retried with the same key and the same bytes; a 4xx never is. When the tries run
 // out the attempt is "unknown", not failed: only a status read or a same-key resume settles it.
-import type { ErrorResponse } from '../../shared/spec/schemas';
+import type { ErrorResponse, PayinStatusResponse } from '../../shared/spec/schemas';
 import { prepareBody, requestHash } from './attempt-body';
 import type { AttemptRecord, AttemptStore } from './attempt-store';
 import { DEFAULT_RETRY_POLICY, checkPolicy, nextRetry, type RetryPolicy } from './backoff';
@@ -95,6 +95,15 @@ export class AttemptRunner {
     return this.lock.run(key, () => this.resolveLocked(key));
   }
 
+  /**
+   * The same, with a status read by request_id (or payin_id) the caller has already made (the
+   * app's rate-limited StatusReader), or one it could not send: found settles the attempt, as
+   * resolveByStatus does; nothing else changes it. Never a request of its own.
+   */
+  settleByRead(key: string, read: CallResult<PayinStatusResponse> | { kind: 'not_sent'; reason: string }): Promise<AttemptOutcome> {
+    return this.lock.run(key, () => this.resolveLocked(key, read));
+  }
+
   /** At startup: attempts left in "sending" by a crash become "unknown". Returns their keys. */
   recoverInterrupted(): string[] {
     const keys: string[] = [];
@@ -185,7 +194,7 @@ export class AttemptRunner {
     }
   }
 
-  private async resolveLocked(key: string): Promise<AttemptOutcome> {
+  private async resolveLocked(key: string, made?: CallResult<PayinStatusResponse> | { kind: 'not_sent'; reason: string }): Promise<AttemptOutcome> {
     const record = this.record(key);
     const base = { key, endpoint: record.endpoint };
     if (record.state === 'succeeded' || record.state === 'rejected') return storedOutcome(record);
@@ -193,10 +202,13 @@ export class AttemptRunner {
     if (record.state === 'prepared') return { ...base, state: 'prepared' };
     const reason = record.unknownReason ?? 'outcome unknown';
     if (ENDPOINTS[record.endpoint].family !== 'payin') return { ...base, state: 'unknown', tries: 0, reason, lookup: 'unsupported' };
+    if (made?.kind === 'not_sent') return { ...base, state: 'unknown', tries: 0, reason: `${reason}; status read not sent: ${made.reason}`, lookup: 'failed' };
 
     const merchantId = parseObject(record.sanitizedBody)?.merchant_id;
-    const result = await this.deps.transport.payinStatus({ merchant_id: typeof merchantId === 'string' ? merchantId : '', request_id: record.reference });
-    if (result.kind === 'ok' && typeof result.body.payin_id === 'string') {
+    const result = made ?? (await this.deps.transport.payinStatus({ merchant_id: typeof merchantId === 'string' ? merchantId : '', request_id: record.reference }));
+    // A read by payin_id names its request_id: it must be this attempt's.
+    const ours = result.kind === 'ok' && typeof result.body.payin_id === 'string' && (typeof result.body.request_id !== 'string' || result.body.request_id === record.reference);
+    if (result.kind === 'ok' && ours) {
       this.deps.store.markSucceeded(key, { httpStatus: result.status, body: result.raw, source: 'status_read' });
       this.bodies.delete(key);
       return { ...base, state: 'succeeded', tries: 0, httpStatus: result.status, body: result.body, raw: result.raw, source: 'status_read' };

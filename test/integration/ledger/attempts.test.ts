@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LosslessNumber } from '../../../src/shared/json';
 import { AttemptStateError, IdempotencyConflictError, storedRequest } from '../../../src/main/ledger/repositories/attempts';
+import { payinViews } from '../../../src/main/services/payments/views';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
 let ledger: TestLedger;
@@ -134,5 +135,29 @@ describe('attempts (intent written before the request is sent)', () => {
     expect(() => write()).toThrow('crash before commit');
     expect(attempts.byKey('k')).toBeUndefined();
     expect(payins.byRequestId(ledger.profile.id, 'req-9')).toBeUndefined();
+  });
+
+  it('gives a page of pay-in views their attempts with one lookup, the same as row by row', () => {
+    ledger = testLedger();
+    const { repos, profile } = ledger;
+    for (let i = 0; i < 6; i++) {
+      const requestId = `req-${i}`;
+      const attempt = repos.attempts.prepare({ profileId: profile.id, kind: 'payin', idempotencyKey: `key-${i}`, reference: requestId, body: { ...cardPayin(), request_id: requestId } });
+      if (i % 3 !== 0) repos.attempts.markSending(attempt.idempotencyKey);
+      if (i % 3 === 2) repos.attempts.markUnknown(attempt.idempotencyKey, { error: 'timeout' });
+      // One row without an attempt (recorded by another path): its view says so.
+      const attemptId = i === 4 ? null : attempt.id;
+      repos.payins.recordRequest({ profileId: profile.id, kind: 'payin', requestId, method: 'open_banking', amount: '1.00', currency: 'EUR', email: 'ana@example.com', attemptId });
+    }
+    const page = repos.payins.page({}, { limit: 50 }).items;
+    const lookup = { summaries: vi.fn((ids: readonly number[]) => repos.attempts.summaries(ids)) };
+    const views = payinViews(page, lookup);
+    expect(lookup.summaries).toHaveBeenCalledTimes(1);
+    const oneByOne = page.map((r) => {
+      const a = r.attemptId === null ? undefined : repos.attempts.byId(r.attemptId);
+      return a ? { idempotencyKey: a.idempotencyKey, state: a.state } : null;
+    });
+    expect(views.map((v) => v.attempt)).toEqual(oneByOne);
+    expect(new Set(oneByOne.map((a) => a?.state ?? null))).toEqual(new Set(['prepared', 'sending', 'unknown', null]));
   });
 });

@@ -79,12 +79,33 @@ describe('audit log (append-only, hash-chained)', () => {
     expect(reopenAudit(ledger).verify()).toMatchObject({ ok: false, brokenAt: 1, reason: 'content does not match its hash' });
   });
 
+  it('detects a row whose stored hash alone was altered, and names that row', () => {
+    const ledger = newLedger();
+    const [, b] = appendThree(ledger);
+    ledger.db.close();
+    // Always a different first character (a fixed one would equal the original 1 time in 16).
+    withoutTriggers(ledger.file, (raw) => raw.prepare("UPDATE audit_log SET hash = (CASE substr(hash, 1, 1) WHEN 'e' THEN 'f' ELSE 'e' END) || substr(hash, 2) WHERE seq = 2").run());
+    const audit = reopenAudit(ledger);
+    expect(audit.list().find((e) => e.seq === 2)?.hash).not.toBe(b?.hash);
+    expect(audit.verify()).toMatchObject({ ok: false, brokenAt: 2, reason: 'content does not match its hash' });
+  });
+
   it('detects a row edited together with its own hash (the next row no longer links)', () => {
     const ledger = newLedger();
-    appendThree(ledger);
+    const [, b] = appendThree(ledger);
     ledger.db.close();
-    withoutTriggers(ledger.file, (raw) => raw.prepare("UPDATE audit_log SET hash = 'e' || substr(hash, 2) WHERE seq = 2").run());
-    expect(reopenAudit(ledger).verify()).toMatchObject({ ok: false, brokenAt: 2 });
+    // The forger rewrites row 2 and gives it the hash its new content deserves: row 2 alone verifies…
+    withoutTriggers(ledger.file, (raw) => {
+      raw.prepare(`UPDATE audit_log SET details = '{"theme":"light"}' WHERE seq = 2`).run();
+      const row = raw.prepare('SELECT * FROM audit_log WHERE seq = 2').get() as Parameters<typeof auditHash>[1] & { prev_hash: string };
+      raw.prepare('UPDATE audit_log SET hash = ? WHERE seq = 2').run(auditHash(row.prev_hash, row));
+    });
+    const audit = reopenAudit(ledger);
+    const edited = audit.list().find((e) => e.seq === 2);
+    expect(edited?.details).toBe('{"theme":"light"}');
+    expect(edited?.hash).not.toBe(b?.hash);
+    // …but row 3 still names the old hash, so the chain breaks there.
+    expect(audit.verify()).toMatchObject({ ok: false, brokenAt: 3, reason: 'prev_hash does not match the previous row' });
   });
 
   it('detects a deleted middle row, and a truncated tail against a recorded head', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PayinRecord } from '../../../src/main/ledger/repositories/payins';
 import type { TransactionFilter } from '../../../src/main/ledger/repositories/transactions';
+import type { PageOrder } from '../../../src/main/ledger/repositories/page';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
 const opened: TestLedger[] = [];
@@ -44,11 +45,11 @@ function expected(rows: readonly PayinRecord[], f: TransactionFilter): number[] 
 }
 
 /** Walks every page; bounded so a cursor bug cannot loop forever. */
-function walk(l: TestLedger, f: TransactionFilter, limit: number, maxPages: number): number[] {
+function walk(l: TestLedger, f: TransactionFilter, limit: number, maxPages: number, order: PageOrder = 'newest'): number[] {
   const ids: number[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < maxPages; page++) {
-    const result = l.repos.payins.page(f, { limit, cursor });
+    const result = l.repos.payins.page(f, { limit, cursor, order });
     expect(result.items.length).toBeLessThanOrEqual(limit);
     ids.push(...result.items.map((r) => r.id));
     if (result.nextCursor === null) return ids;
@@ -90,6 +91,20 @@ describe('keyset pagination of pay-ins (newest first on created_at, id)', () => 
         opened.pop();
       }),
       { numRuns: 40, seed: 20260301 },
+    );
+  });
+
+  it('walks the same rows oldest first when asked, for any data, filter and page size', () => {
+    fc.assert(
+      fc.property(fc.array(seedArb, { minLength: 0, maxLength: 60 }), filterArb, fc.integer({ min: 1, max: 9 }), (seeds, filter, limit) => {
+        const l = testLedger();
+        opened.push(l);
+        const want = expected(fill(l, seeds), filter).reverse();
+        expect(walk(l, filter, limit, want.length + 2, 'oldest')).toEqual(want);
+        l.close();
+        opened.pop();
+      }),
+      { numRuns: 30, seed: 20260302 },
     );
   });
 
@@ -139,10 +154,12 @@ describe('keyset pagination of pay-ins (newest first on created_at, id)', () => 
       { profileId: l.profile.id },
     ];
     for (const filter of filters) {
-      const query = l.repos.payins.pageQuery(filter, { cursor: cursor && Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url') });
-      const plan = (l.db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((p) => p.detail).join(' | ');
-      expect(plan, JSON.stringify(filter)).toMatch(/USING (COVERING )?INDEX payins_/);
-      expect(plan, JSON.stringify(filter)).not.toMatch(/TEMP B-TREE|SCAN payins/);
+      for (const order of ['newest', 'oldest'] as const) {
+        const query = l.repos.payins.pageQuery(filter, { order, cursor: cursor && Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url') });
+        const plan = (l.db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((p) => p.detail).join(' | ');
+        expect(plan, `${order} ${JSON.stringify(filter)}`).toMatch(/USING (COVERING )?INDEX payins_/);
+        expect(plan, `${order} ${JSON.stringify(filter)}`).not.toMatch(/TEMP B-TREE|SCAN payins/);
+      }
     }
   });
 });

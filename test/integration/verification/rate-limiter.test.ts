@@ -30,6 +30,19 @@ describe('status read rate limiter', () => {
     expect(limiter.tryTake('k')).toBeGreaterThan(0);
   });
 
+  it("waits a bounded time for a slot, else takes nothing and says how long until one (a person's read)", async () => {
+    let now = 5_000;
+    const limiter = new ReadRateLimiter({ burst: 1, refillPerSecond: 10 }, () => now);
+    expect(await limiter.takeWithin('k', 0)).toBe(0);
+    limiter.pause('k', 7_000);
+    expect(await limiter.takeWithin('k', 2_000)).toBe(7_000);
+    expect(await limiter.takeWithin('k', 2_000)).toBe(7_000); // nothing was taken meanwhile
+    now += 6_500;
+    expect(await limiter.takeWithin('k', 0)).toBe(500);
+    now += 500;
+    expect(await limiter.takeWithin('k', 0)).toBe(0);
+  });
+
   it('waits for a slot with a timer, and ends waits on abort and on close', async () => {
     const limiter = new ReadRateLimiter({ burst: 1, refillPerSecond: 20 });
     await limiter.take('k');

@@ -269,6 +269,31 @@ describe('AttemptRunner.resolveByStatus', () => {
   });
 });
 
+describe('AttemptRunner.settleByRead (a status read the app made through its rate limiter)', () => {
+  it('settles an unknown pay-in with the read it is given, and sends nothing itself', async () => {
+    const h = harness([timeout, timeout, timeout, timeout]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    const read = ok({ payin_id: 'p-9', request_id: 'r1', status_code: 100 });
+    expect(await h.runner.settleByRead('key-1', read as never)).toMatchObject({ state: 'succeeded', source: 'status_read', body: { payin_id: 'p-9' } });
+    expect(h.store.get('key-1')).toMatchObject({ state: 'succeeded', response: { source: 'status_read' } });
+    expect(h.statusReads).toEqual([]);
+    expect(h.sent).toHaveLength(4);
+  });
+
+  it('keeps it unknown for a read of another request, a not-found, a failed read or one that was never sent', async () => {
+    const h = harness([timeout, timeout, timeout, timeout]);
+    await h.runner.start('payin_create', payinBody(m, 'blik', 'r1'));
+    expect(await h.runner.settleByRead('key-1', ok({ payin_id: 'p-2', request_id: 'r2', status_code: 100 }) as never)).toMatchObject({ state: 'unknown', lookup: 'failed' });
+    expect(await h.runner.settleByRead('key-1', rejected(400, { reason_code: 'INVALID_PARAMS' }) as never)).toMatchObject({ state: 'unknown', lookup: 'not_found' });
+    expect(await h.runner.settleByRead('key-1', { kind: 'rate_limited', status: 429, retryAfterSeconds: 3, body: {}, raw: '' })).toMatchObject({ state: 'unknown', lookup: 'failed' });
+    const held = await h.runner.settleByRead('key-1', { kind: 'not_sent', reason: 'status reads are rate limited; retry in 7 s' });
+    expect(held).toMatchObject({ state: 'unknown', lookup: 'failed' });
+    expect(held.state === 'unknown' && held.reason).toMatch(/status read not sent: status reads are rate limited; retry in 7 s$/);
+    expect(h.store.get('key-1')?.state).toBe('unknown');
+    expect(h.statusReads).toEqual([]);
+  });
+});
+
 describe('nextStep (catalogue retry advice)', () => {
   const run = async (step: Step, endpoint: CreateEndpoint = 'payin_create') => {
     const h = harness([step]);

@@ -53,6 +53,8 @@ describe('money', () => {
 
   test('sums are exact where floats are not (0.1 + 0.2)', () => {
     expect(sumAmounts(['0.1', '0.2'])).toBe('0.3');
+    // Beyond decimal.js's default 20 significant digits: still exact.
+    expect(sumAmounts(['999999999999999.0000000001', '999999999999999.0000000001'])).toBe('1999999999999998.0000000002');
     expect(compareAmounts('10.50', '10.5')).toBe(0);
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 10 ** 12 }), { maxLength: 50 }), (cents) => {
@@ -61,5 +63,41 @@ describe('money', () => {
         expect(compareAmounts(sumAmounts(cents.map(asText)), asText(total))).toBe(0);
       }),
     );
+  });
+
+  /** units / 10^10 as plain text, trailing zeros removed: the expected value, computed with BigInt. */
+  const crypto = (units: bigint): string => {
+    const digits = (units < 0n ? -units : units).toString().padStart(11, '0');
+    const fraction = digits.slice(-10).replace(/0+$/, '');
+    return `${units < 0n ? '-' : ''}${digits.slice(0, -10)}${fraction ? `.${fraction}` : ''}`;
+  };
+
+  test('sums of 10-decimal crypto amounts at the largest size are exact, to the last digit', () => {
+    const largest = 10n ** 25n - 1n; // 999999999999999.9999999999: 15 integer and 10 decimal digits
+    expect(crypto(largest)).toBe('999999999999999.9999999999');
+    expect(sumAmounts(Array.from({ length: 100_000 }, () => crypto(largest)))).toBe(crypto(largest * 100_000n));
+    expect(sumAmounts(['0.0000000001', '999999999999999.9999999999', '123456789012345.1234567891'])).toBe('1123456789012345.1234567891');
+    // A 2-decimal fiat amount and a 10-decimal one: the sum keeps every digit of both.
+    expect(sumAmounts(['10.50', '0.1234567891', '999999999999999.99'])).toBe('1000000000000010.6134567891');
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 1n, max: largest }), { minLength: 1, maxLength: 200 }), (units) => {
+        expect(sumAmounts(units.map(crypto))).toBe(crypto(units.reduce((a, b) => a + b, 0n)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('sums stay exact however far apart the magnitudes (no precision ceiling)', () => {
+    expect(sumAmounts(['1e40', '1e-40'])).toBe(`1${'0'.repeat(40)}.${'0'.repeat(39)}1`);
+    expect(sumAmounts([])).toBe('0');
+    expect(sumAmounts(['0.1', '-0.1'])).toBe('0');
+    expect(() => sumAmounts(['10.50', 'ten'])).toThrow(RangeError);
+  });
+
+  test('formatting never rounds: more decimals than the scale is an error', () => {
+    expect(formatAmount('10.5', 2)).toBe('10.50');
+    expect(formatAmount('123456789012345.1234567891', 10)).toBe('123456789012345.1234567891');
+    expect(() => formatAmount('10.505', 2)).toThrow(RangeError);
+    expect(() => formatAmount('abc', 2)).toThrow(RangeError);
   });
 });

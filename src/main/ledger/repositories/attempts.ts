@@ -39,6 +39,9 @@ export interface Attempt {
   completedAt: string | null;
 }
 
+/** What a transaction's view shows of its create attempt. */
+export type AttemptSummary = Pick<Attempt, 'id' | 'idempotencyKey' | 'state'>;
+
 /** An attempt whose body the caller already sanitized and hashed (the gateway's AttemptRunner). */
 export interface RecordAttempt {
   profileId: string;
@@ -229,6 +232,20 @@ export class AttemptsRepository {
     return row && toAttempt(row);
   }
 
+  /**
+   * The key and state of every attempt named, in one query however many (a list page shows them
+   * for each row); without the request and response bodies, which a list never shows.
+   */
+  summaries(ids: readonly number[]): Map<number, AttemptSummary> {
+    const found = new Map<number, AttemptSummary>();
+    if (ids.length === 0) return found;
+    const rows = this.db
+      .prepare('SELECT id, idempotency_key, state FROM attempts WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids)) as Pick<AttemptRow, 'id' | 'idempotency_key' | 'state'>[];
+    for (const r of rows) found.set(r.id, { id: r.id, idempotencyKey: r.idempotency_key, state: r.state });
+    return found;
+  }
+
   /** Every attempt made for one request_id / merchantReference, oldest first. */
   forReference(profileId: string, reference: string): Attempt[] {
     return (
@@ -244,6 +261,22 @@ export class AttemptsRepository {
         : this.db.prepare('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?').all(state, profileId, limit)
     ) as AttemptRow[];
     return rows.map(toAttempt);
+  }
+
+  /**
+   * Succeeded attempts whose pay-in or payout never received the answer (the process stopped
+   * between recording the answer and applying it): at start-up the stored answer is applied again.
+   */
+  succeededWithoutAnswer(limit = 1000): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT a.idempotency_key AS key FROM payins p JOIN attempts a ON a.id = p.attempt_id WHERE p.status_code IS NULL AND a.state = 'succeeded'
+         UNION ALL
+         SELECT a.idempotency_key AS key FROM payouts p JOIN attempts a ON a.id = p.attempt_id WHERE p.status_code IS NULL AND a.state = 'succeeded'
+         LIMIT ?`,
+      )
+      .all(limit) as { key: string }[];
+    return rows.map((r) => r.key);
   }
 
   /** Attempts whose outcome is not settled (for recovery after a restart), oldest first. */

@@ -1,6 +1,7 @@
-// Keyset pagination on (created_at, id), newest first. A cursor names the last row of a page, so
-// rows inserted meanwhile never shift later pages (no duplicates, no skips), and every page costs
-// one index range scan however deep the user scrolls (OFFSET would rescan all earlier rows).
+// Keyset pagination on (created_at, id), newest first (or oldest first, on request). A cursor
+// names the last row of a page, so rows inserted meanwhile never shift later pages (no
+// duplicates, no skips), and every page costs one index range scan however deep the user
+// scrolls (OFFSET would rescan all earlier rows).
 import { isoTime } from '../support';
 
 export interface PageRequest {
@@ -8,11 +9,15 @@ export interface PageRequest {
   limit?: number;
   /** nextCursor of the previous page; absent for the first page. */
   cursor?: string | null;
+  /** Default newest first. Either way one index range scan: SQLite walks the same index backwards. */
+  order?: PageOrder;
 }
+
+export type PageOrder = 'newest' | 'oldest';
 
 export interface Page<T> {
   items: T[];
-  /** Pass back to get the next (older) page; null on the last page. */
+  /** Pass back to get the next page (older, or newer when oldest first); null on the last page. */
   nextCursor: string | null;
 }
 
@@ -66,7 +71,7 @@ export class Conditions {
   after(request: PageRequest): this {
     if (request.cursor) {
       const position = decodeCursor(request.cursor);
-      this.add('(created_at, id) < (?, ?)', position.createdAt, position.id);
+      this.add(`(created_at, id) ${request.order === 'oldest' ? '>' : '<'} (?, ?)`, position.createdAt, position.id);
     }
     return this;
   }
@@ -74,6 +79,11 @@ export class Conditions {
   sql(): string {
     return this.terms.length > 0 ? `WHERE ${this.terms.join(' AND ')}` : '';
   }
+}
+
+/** The ORDER BY of a page in this order (the cursor's columns). */
+export function pageOrderBy(order: PageOrder | undefined): string {
+  return order === 'oldest' ? 'ORDER BY created_at ASC, id ASC' : 'ORDER BY created_at DESC, id DESC';
 }
 
 /** Runs a page query that fetched one row more than asked, to know whether another page exists. */

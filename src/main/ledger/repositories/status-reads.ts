@@ -1,4 +1,5 @@
-// Every status read sent to the gateway and what came back, for the pay-in / payout timeline.
+// Every status read and what came back, for the pay-in / payout timeline. A person's read that the
+// rate limit held back is kept too (result rate_limited, no HTTP status, no response).
 import type { Ledger } from '../connection';
 import { redact as redactForLedger } from '../../../shared/redact';
 import { canonicalJson, isoTime } from '../support';

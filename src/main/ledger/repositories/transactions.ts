@@ -6,7 +6,7 @@ import { checkAmount } from '../../../shared/money';
 import type { Ledger } from '../connection';
 import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
 import { isoTime, toFlag, type Clock } from '../support';
-import { Conditions, pageSize, toPage, type Page, type PageRequest } from './page';
+import { Conditions, pageOrderBy, pageSize, toPage, type Page, type PageRequest } from './page';
 import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
 
 export type { BaseRow, StatusSource, TransactionRecord, Verification } from './transaction-record';
@@ -33,6 +33,7 @@ export interface StatusApplied<T> {
 export interface TransactionFilter {
   profileId?: string;
   statusCodes?: readonly string[];
+  reasonCodes?: readonly string[];
   categories?: readonly StatusCategory[];
   methods?: readonly string[];
   currencies?: readonly string[];
@@ -289,7 +290,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     return this.byIdOrThrow(id);
   }
 
-  /** Newest first; see page.ts for the cursor. */
+  /** Newest first unless request.order says oldest; see page.ts for the cursor. */
   page(filter: TransactionFilter = {}, request: PageRequest = {}): Page<T> {
     const { sql, params, size } = this.pageQuery(filter, request);
     const rows = this.db.prepare(sql).all(...params) as Row[];
@@ -301,7 +302,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     const size = pageSize(request.limit);
     const where = this.filterConditions(filter);
     where.after(request);
-    const sql = `SELECT * FROM ${this.shape.table} ${where.sql()} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    const sql = `SELECT * FROM ${this.shape.table} ${where.sql()} ${pageOrderBy(request.order)} LIMIT ?`;
     return { sql, params: [...where.params, size + 1], size };
   }
 
@@ -315,6 +316,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     const { table, reference, gatewayId } = this.shape;
     const where = new Conditions()
       .oneOf('status_code', filter.statusCodes)
+      .oneOf('reason_code', filter.reasonCodes)
       .oneOf('status_category', filter.categories)
       .oneOf('method', filter.methods)
       .oneOf('currency', filter.currencies);

@@ -1,16 +1,19 @@
 // Create-call attempts after the fact: list them for a transaction, settle one whose outcome is
 // unknown, and recover at startup. An unknown attempt is settled only with its own
-// Idempotency-Key: a pay-in is first looked up by request_id (found: settled, nothing sent); if
-// the gateway has no such pay-in, or for a payout (its status read needs the payout_id the lost
+// Idempotency-Key: a pay-in is first looked up by request_id with a status read like any other
+// (the shared StatusReader: rate limit, recorded, applied; found: settled, nothing sent); if the
+// gateway has no such pay-in, or for a payout (its status read needs the payout_id the lost
 // answer held), the same bytes go out again under the same key, which the gateway answers with
 // the first response if it had received it. A new key is never used for it.
 import type { AttemptResumeForm, AttemptView, SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
 import { maskPan } from '../../../shared/redact';
+import type { PayinStatusResponse } from '../../../shared/spec/schemas';
 import type { AttemptOutcome } from '../../gateway/attempt-runner';
 import { parseObject } from '../../gateway/classify';
 import type { CreateEndpoint, CreateRequests } from '../../gateway/endpoints';
 import { signMerchantJwt } from '../../gateway/merchant-jwt';
+import type { CallResult } from '../../gateway/result';
 import type { Attempt } from '../../ledger/repositories/attempts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
@@ -85,36 +88,16 @@ export class AttemptService {
     }
 
     let outcome: AttemptOutcome;
-    let freshRead = false;
     if (attempt.kind !== 'payout' && attempt.state === 'unknown') {
-      const requestedAt = this.ctx.now();
-      outcome = await runner.resolveByStatus(attempt.idempotencyKey);
-      freshRead = outcome.state === 'succeeded';
-      if (outcome.state === 'unknown' && (outcome.lookup === 'not_found' || outcome.lookup === 'failed')) this.recordLookup(profile, attempt, outcome.lookup, outcome.reason, requestedAt);
+      const read = await this.ctx.readStatus(profile, { subject: 'payin', requestId: attempt.reference });
+      const answer = read.answer as CallResult<PayinStatusResponse> | null; // a pay-in read: a pay-in answer
+      outcome = await runner.settleByRead(attempt.idempotencyKey, answer ?? { kind: 'not_sent', reason: read.detail ?? read.result });
       // Not at the gateway: the first request never arrived, so resending it under its key is safe.
       if (outcome.state === 'unknown' && outcome.lookup === 'not_found') outcome = await runner.resume(attempt.idempotencyKey, options);
     } else {
       outcome = await runner.resume(attempt.idempotencyKey, options);
     }
-    return this.submitter.settle(profile, attempt.idempotencyKey, outcome, { freshRead, needs });
-  }
-
-  /** The status read the runner made to look the attempt up, when it did not find it, for the timeline. */
-  private recordLookup(profile: Profile, attempt: Attempt, lookup: 'not_found' | 'failed', reason: string, requestedAt: Date): void {
-    const { repos } = this.ctx;
-    const row = repos.payins.byRequestId(profile.id, attempt.reference);
-    repos.statusReads.record({
-      profileId: profile.id,
-      kind: 'payin',
-      reference: attempt.reference,
-      payinRowId: row?.id ?? null,
-      requestBody: { merchant_id: profile.merchantId, request_id: attempt.reference },
-      requestedAt,
-      respondedAt: lookup === 'not_found' ? this.ctx.now() : null,
-      result: lookup === 'not_found' ? 'not_found' : 'error',
-      // The runner's reason ends with what the read said ("…; status read: HTTP 400 INVALID_PARAMS").
-      error: reason.includes('status read:') ? reason.slice(reason.lastIndexOf('status read:')) : reason,
-    });
+    return this.submitter.settle(profile, attempt.idempotencyKey, outcome, { needs });
   }
 
   /**

@@ -1,10 +1,11 @@
 // Pay-ins of every method: create (validated first, sent exactly once), look up, read the status.
 import type { AttemptView, PayinCreateForm, PayinView, StatusReadView, SubmitResult } from '../../../shared/contract';
+import type { PayinStatusResponse } from '../../../shared/spec/schemas';
 import type { PayinCreateInput } from '../../gateway/endpoints';
+import type { CallResult } from '../../gateway/result';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
-import { applyPayinRead, readFacts, recordRead } from './apply';
 import { payinCreateBody, type PayinContext } from './bodies';
 import type { PaymentsContext } from './context';
 import type { Submitter } from './submitter';
@@ -65,36 +66,24 @@ export class PayinService {
   }
 
   /**
-   * POST /payment/get-status by payin_id or request_id, recorded in status_reads and applied
-   * forward-only. When it finds a pay-in whose create attempt is still unknown, the attempt is
-   * settled too (through the runner, so it never races a send of the same attempt).
+   * POST /payment/get-status by payin_id or request_id, through the shared StatusReader (the
+   * verifier's rate limit, recorded in status_reads, applied forward-only, contradicted claims
+   * re-marked). Rate limited: answers at once with result "rate_limited" and when to retry. When
+   * it finds a pay-in whose create attempt is still unknown, the attempt is settled by this same
+   * answer (through the runner, so it never races a send of the same attempt).
    */
   async readStatus(input: { profileId?: string | undefined; payinId?: string | undefined; requestId?: string | undefined }): Promise<{ read: StatusReadView; payin: PayinView | null }> {
     const profile = this.ctx.profile(input.profileId);
-    const { repos, gateways, db } = this.ctx.deps;
-    const { client, runner } = await gateways.for(profile);
-    const known = (input.payinId && repos.payins.byPayinId(input.payinId, profile.id)) || (input.requestId && repos.payins.byRequestId(profile.id, input.requestId)) || undefined;
-    const request = input.payinId ? { merchant_id: profile.merchantId, payin_id: input.payinId } : { merchant_id: profile.merchantId, request_id: input.requestId ?? '' };
-    const requestedAt = this.ctx.now();
-    const result = await client.payinStatus(request);
-    const facts = readFacts(result, ['payin_id', 'request_id']);
-    // Read by payin_id for an attempt that never learnt it: the answer's request_id names our row.
-    const foundRequestId = typeof facts.found?.request_id === 'string' ? facts.found.request_id : undefined;
-    const row = known ?? (foundRequestId === undefined ? undefined : repos.payins.byRequestId(profile.id, foundRequestId));
-    const read = db.transaction(() => {
-      const recorded = recordRead(repos, { profileId: profile.id, kind: 'payin', reference: input.payinId ?? input.requestId ?? '', rowId: row?.id ?? null, requestBody: request, requestedAt, respondedAt: this.ctx.now() }, facts);
-      if (row && facts.found) applyPayinRead(repos, row, facts.found);
-      return recorded;
-    })();
-    if (row) {
-      const attempt = row.attemptId === null ? undefined : repos.attempts.byId(row.attemptId);
-      if (attempt?.state === 'unknown' && facts.found) {
-        const outcome = await runner.resolveByStatus(attempt.idempotencyKey);
-        this.submitter.settle(profile, attempt.idempotencyKey, outcome, { freshRead: true });
-      }
-      this.ctx.publish({ subject: 'payin', rowId: row.id });
+    const { repos, gateways } = this.ctx.deps;
+    const outcome = await this.ctx.readStatus(profile, { subject: 'payin', payinId: input.payinId, requestId: input.requestId });
+    const row = outcome.rowId === null ? undefined : repos.payins.byId(outcome.rowId);
+    const attempt = row === undefined || row.attemptId === null ? undefined : repos.attempts.byId(row.attemptId);
+    if (attempt?.state === 'unknown' && outcome.answer?.kind === 'ok') {
+      const { runner } = await gateways.for(profile);
+      const settled = await runner.settleByRead(attempt.idempotencyKey, outcome.answer as CallResult<PayinStatusResponse>);
+      this.submitter.settle(profile, attempt.idempotencyKey, settled);
     }
     const current = row ? repos.payins.byId(row.id) : undefined;
-    return { read: statusReadView(read, facts.retryAfterSeconds), payin: current ? payinView(current, repos.attempts) : null };
+    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payin: current ? payinView(current, repos.attempts) : null };
   }
 }

@@ -6,10 +6,9 @@ import type { PayoutCreateInput } from '../../gateway/endpoints';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
-import { applyPayoutRead, readFacts, recordRead } from './apply';
 import { payoutCreateBody } from './bodies';
 import type { PaymentsContext } from './context';
-import type { Submitter } from './submitter';
+import type { PayoutHooks, Submitter } from './submitter';
 import { attemptView, payoutView, statusReadView } from './views';
 
 export function refuseSandboxPayouts(profile: Profile): void {
@@ -50,7 +49,8 @@ export class PayoutService {
     private readonly submitter: Submitter,
   ) {}
 
-  async create(form: PayoutCreateForm): Promise<SubmitResult> {
+  /** extra: a batch's audit details and the hooks that tie its item to the attempt atomically. */
+  async create(form: PayoutCreateForm, extra: { auditDetails?: Record<string, unknown>; hooks?: PayoutHooks } = {}): Promise<SubmitResult> {
     const profile = this.ctx.profile(form.profileId);
     refuseSandboxPayouts(profile);
     const { repos, ids, notificationUrl } = this.ctx.deps;
@@ -73,8 +73,9 @@ export class PayoutService {
         country: body.country,
         beneficiary: `${body.customer.firstName} ${body.customer.lastName}`,
         destination: describeDestination(body.paymentDetails as Record<string, unknown>),
+        ...extra.auditDetails,
       },
-    });
+    }, extra.hooks);
   }
 
   find(ref: PayoutRef): PayoutRecord {
@@ -101,23 +102,17 @@ export class PayoutService {
     };
   }
 
-  /** POST /payouts/get-status by payout_id, recorded and applied forward-only. */
+  /**
+   * POST /payouts/get-status by payout_id, through the shared StatusReader (the verifier's rate
+   * limit, recorded, applied forward-only, contradicted claims re-marked). Rate limited: answers at
+   * once with result "rate_limited" and when to retry.
+   */
   async readStatus(input: { profileId?: string | undefined; payoutId: string }): Promise<{ read: StatusReadView; payout: PayoutView | null }> {
     const profile = this.ctx.profile(input.profileId);
     refuseSandboxPayouts(profile);
-    const { repos, gateways, db } = this.ctx.deps;
-    const { client } = await gateways.for(profile);
-    const row = repos.payouts.byPayoutId(input.payoutId, profile.id);
-    const request = { merchant_id: profile.merchantId, payout_id: input.payoutId };
-    const requestedAt = this.ctx.now();
-    const facts = readFacts(await client.payoutStatus(request), ['payout_id']);
-    const read = db.transaction(() => {
-      const recorded = recordRead(repos, { profileId: profile.id, kind: 'payout', reference: input.payoutId, rowId: row?.id ?? null, requestBody: request, requestedAt, respondedAt: this.ctx.now() }, facts);
-      if (row && facts.found) applyPayoutRead(repos, row, facts.found);
-      return recorded;
-    })();
-    if (row) this.ctx.publish({ subject: 'payout', rowId: row.id });
-    const current = row ? repos.payouts.byId(row.id) : undefined;
-    return { read: statusReadView(read, facts.retryAfterSeconds), payout: current ? payoutView(current, repos.attempts) : null };
+    const { repos } = this.ctx;
+    const outcome = await this.ctx.readStatus(profile, { subject: 'payout', payoutId: input.payoutId });
+    const current = outcome.rowId === null ? undefined : repos.payouts.byId(outcome.rowId);
+    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payout: current ? payoutView(current, repos.attempts) : null };
   }
 }

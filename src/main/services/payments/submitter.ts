@@ -15,7 +15,7 @@ import type { PayinKind, PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
-import { applyPayinCreateAnswer, applyPayinRead, applyPayoutCreateAnswer, applyRefusal, readFacts, recordRead } from './apply';
+import { applyPayinCreateAnswer, applyPayoutCreateAnswer, applyRefusal } from './apply';
 import type { PaymentsContext } from './context';
 import { attemptView, maskText, payinView, payoutView } from './views';
 
@@ -29,9 +29,15 @@ const PAYIN_KIND: Record<PayinEndpoint, PayinKind> = {
 
 const decimalText = (amount: CreateRequests[keyof CreateRequests]['amount']): string => (typeof amount === 'string' ? amount : amount.value);
 
+/** What a caller (a batch) records in the same transaction as the payout's intent. */
+export interface PayoutHooks {
+  /** Before the attempt is prepared: throw to refuse, and nothing is recorded. */
+  beforePrepare?: () => void;
+  /** Once the attempt and the payout row exist: whatever refers to them is committed with them. */
+  afterPrepare?: (key: string, payoutRowId: number) => void;
+}
+
 export interface SettleOptions {
-  /** The outcome comes from a status read made just now (resolveByStatus), to be recorded as one. */
-  freshRead?: boolean;
   /** Input fields a resume needs when the outcome is needs_body. */
   needs?: string[];
 }
@@ -65,13 +71,15 @@ export class Submitter {
   }
 
   /** A payout is a user action that sends money: its audit entry is written with the intent, before sending. */
-  async payout(profile: Profile, body: PayoutCreateInput, audit: Omit<NewAuditEntry, 'details'> & { details: Record<string, unknown> }): Promise<SubmitResult> {
-    const { db, repos, gateways } = this.ctx.deps;
+  async payout(profile: Profile, body: PayoutCreateInput, audit: Omit<NewAuditEntry, 'details'> & { details: Record<string, unknown> }, hooks: PayoutHooks = {}): Promise<SubmitResult> {
+    const { db, repos, gateways, payoutGuard } = this.ctx.deps;
     const { runner } = await gateways.for(profile);
     const { key, rowId } = db.transaction(() => {
       if (repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
         throw new ServiceError('conflict', `merchantReference ${body.merchantReference} is already used by a payout of this profile.`, { merchantReference: 'is already used' });
       }
+      hooks.beforePrepare?.();
+      payoutGuard?.(profile, body);
       const key = runner.prepare('payout_create', body);
       const attempt = repos.attempts.byKey(key) as Attempt;
       const row = repos.payouts.recordRequest({
@@ -84,6 +92,7 @@ export class Submitter {
         attemptId: attempt.id,
       });
       repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
+      hooks.afterPrepare?.(key, row.id);
       return { key, rowId: row.id };
     })();
     this.ctx.publish({ subject: 'payout', rowId });
@@ -102,19 +111,9 @@ export class Submitter {
     db.transaction(() => {
       if (outcome.state === 'succeeded') {
         const body = outcome.body as Record<string, unknown>;
-        if (outcome.source === 'status_read') {
-          // The runner read the pay-in by request_id to settle an unknown attempt.
-          if (options.freshRead) {
-            const facts = readFacts({ kind: 'ok', status: outcome.httpStatus, body, raw: outcome.raw }, []);
-            const at = this.ctx.now();
-            recordRead(repos, { profileId: profile.id, kind: 'payin', reference: attempt.reference, rowId: payin?.id ?? null, requestBody: { merchant_id: profile.merchantId, request_id: attempt.reference }, requestedAt: at, respondedAt: at }, facts);
-          }
-          if (payin) applyPayinRead(repos, payin, body);
-        } else if (payin) {
-          applyPayinCreateAnswer(repos, payin, body);
-        } else if (payout) {
-          applyPayoutCreateAnswer(repos, payout, body);
-        }
+        // Settled by a status read instead: the StatusReader recorded and applied it when it read it.
+        if (outcome.source === 'create' && payin) applyPayinCreateAnswer(repos, payin, body);
+        else if (outcome.source === 'create' && payout) applyPayoutCreateAnswer(repos, payout, body);
       } else if (outcome.state === 'rejected') {
         if (payin) applyRefusal(repos, { kind: 'payin', record: payin }, outcome.body);
         if (payout) applyRefusal(repos, { kind: 'payout', record: payout }, outcome.body);

@@ -5,7 +5,7 @@ import type { AttemptView, PayinView, PayoutView, StatusReadView, TokenView } fr
 import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { isJsonObject, parseJson, stringifyJson } from '../../../shared/json';
 import { looksLikePan, maskPan, redact } from '../../../shared/redact';
-import type { Attempt, AttemptsRepository } from '../../ledger/repositories/attempts';
+import type { Attempt, AttemptsRepository, AttemptSummary } from '../../ledger/repositories/attempts';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { StatusRead } from '../../ledger/repositories/status-reads';
@@ -53,9 +53,11 @@ export function attemptView(a: Attempt): AttemptView {
   };
 }
 
-function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attempts: Pick<AttemptsRepository, 'byId'>) {
+/** Where views find their rows' attempts: one query for a whole page, not one per row. */
+export type AttemptLookup = Pick<AttemptsRepository, 'summaries'>;
+
+function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attempt: AttemptSummary | undefined) {
   const info = r.statusCode === null ? null : kind === 'payin' ? describePayinStatus(r.statusCode) : describePayoutStatus(r.statusCode);
-  const attempt = r.attemptId === null ? undefined : attempts.byId(r.attemptId);
   return {
     id: r.id,
     profileId: r.profileId,
@@ -89,13 +91,37 @@ function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attem
   };
 }
 
-/** The contract's view of a pay-in row, with its create attempt's state. */
-export function payinView(r: PayinRecord, attempts: Pick<AttemptsRepository, 'byId'>): PayinView {
-  return { ...transactionFields(r, 'payin', attempts), kind: r.kind, requestId: r.requestId, payinId: r.payinId, redirectUrl: r.redirectUrl };
+const attemptsOf = (records: readonly TransactionRecord[], attempts: AttemptLookup) =>
+  attempts.summaries(records.flatMap((r) => (r.attemptId === null ? [] : [r.attemptId])));
+
+/** The contract's views of pay-in rows (a list page), with their create attempts' states. */
+export function payinViews(records: readonly PayinRecord[], attempts: AttemptLookup): PayinView[] {
+  const found = attemptsOf(records, attempts);
+  return records.map((r) => ({
+    ...transactionFields(r, 'payin', r.attemptId === null ? undefined : found.get(r.attemptId)),
+    kind: r.kind,
+    requestId: r.requestId,
+    payinId: r.payinId,
+    redirectUrl: r.redirectUrl,
+  }));
 }
 
-export function payoutView(r: PayoutRecord, attempts: Pick<AttemptsRepository, 'byId'>): PayoutView {
-  return { ...transactionFields(r, 'payout', attempts), merchantReference: r.merchantReference, payoutId: r.payoutId };
+export function payoutViews(records: readonly PayoutRecord[], attempts: AttemptLookup): PayoutView[] {
+  const found = attemptsOf(records, attempts);
+  return records.map((r) => ({
+    ...transactionFields(r, 'payout', r.attemptId === null ? undefined : found.get(r.attemptId)),
+    merchantReference: r.merchantReference,
+    payoutId: r.payoutId,
+  }));
+}
+
+/** The contract's view of one pay-in row, with its create attempt's state. */
+export function payinView(r: PayinRecord, attempts: AttemptLookup): PayinView {
+  return payinViews([r], attempts)[0] as PayinView;
+}
+
+export function payoutView(r: PayoutRecord, attempts: AttemptLookup): PayoutView {
+  return payoutViews([r], attempts)[0] as PayoutView;
 }
 
 export function tokenView(t: CardToken): TokenView {

@@ -1,8 +1,9 @@
 // Client-side token bucket for status reads, shaped like the gateway's documented limit (PRODUCT.md:
 // per merchant, 20 reads at once, refilled at 10 per second, pay-ins and payouts counted apart), so
-// the verifier and the sweep rarely meet an HTTP 429. When one comes anyway, pause() holds the
-// bucket for the Retry-After the gateway asked for. Waits are timers that never keep the process
-// alive, and close() ends every wait at once.
+// the verifier, the sweep and a person's reads (one limiter for all, see StatusReader) rarely meet
+// an HTTP 429. When one comes anyway, pause() holds the bucket for the Retry-After the gateway
+// asked for. Waits are timers that never keep the process alive, and close() ends every wait at
+// once.
 
 export interface RateLimit {
   burst: number;
@@ -43,13 +44,24 @@ export class ReadRateLimiter {
 
   /** Resolves once a read may be sent under this key; rejects when aborted or closed. */
   async take(key: string, signal?: AbortSignal): Promise<void> {
+    await this.takeWithin(key, Infinity, signal);
+  }
+
+  /**
+   * Takes a slot under this key if one comes within `maxWaitMs`, waiting for it: resolves 0. When
+   * the wait would be longer (a Retry-After in force), takes nothing and resolves the ms until a
+   * slot may be free, so a person's read can say "retry in N s" instead of hanging.
+   */
+  async takeWithin(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<number> {
+    const deadline = this.nowMs() + Math.max(0, maxWaitMs);
     // Bounded: each round waits at least until a token is due, and a token is due within
     // 1 / refillPerSecond seconds unless pause() pushed it later.
     for (let round = 0; round < 10_000; round++) {
       if (this.closed) throw new LimiterClosedError();
       signal?.throwIfAborted();
       const waitMs = this.tryTake(key);
-      if (waitMs === 0) return;
+      if (waitMs === 0) return 0;
+      if (this.nowMs() + waitMs > deadline) return waitMs;
       await this.sleep(waitMs, signal);
     }
     throw new Error(`no read slot for ${key} after 10000 rounds`);

@@ -1,7 +1,11 @@
-// One status read of one ledger transaction, the way the verifier and the reconciliation sweep
-// need it: within the client-side rate limit, an HTTP 429 waited out per Retry-After and retried
-// (bounded), every answer recorded in status_reads, and what the gateway says applied to the row
-// in one transaction: ids it lacked, the status (forward only), amount or currency contradictions,
+// The one way a status read is made, whoever asks: the verifier and the reconciliation sweep (by
+// ledger row, waiting as long as the rate limit needs) and a person's "read the status" (by
+// payin_id, request_id or payout_id, known to the ledger or not, waiting a moment at most, then
+// answering "rate limited, retry in N s"). Every read takes a slot of the one client-side rate
+// limiter; an HTTP 429 holds that limiter for the Retry-After the gateway asked for (so nothing
+// else is sent meanwhile) and is waited out and retried within the caller's patience. Every answer
+// is recorded in status_reads, and what the gateway says is applied to the row in one transaction:
+// ids it lacked, amount or currency contradictions (facts_conflict), the status (forward only),
 // and the fate of an unverified notified claim (see TransactionsStore.applyStatus). Notifications
 // whose claim the gateway contradicts are re-marked 'mismatch' so the webhook inspector shows it.
 import { numberText } from '../../../shared/json';
@@ -11,12 +15,12 @@ import type { GatewayClient } from '../../gateway/client';
 import type { Ledger } from '../../ledger/connection';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
-import type { StatusReadResult } from '../../ledger/repositories/status-reads';
+import type { StatusRead, StatusReadResult } from '../../ledger/repositories/status-reads';
 import type { ClaimOutcome, TransactionRecord } from '../../ledger/repositories/transactions';
 import { resolveClaim, statusFacts, type TransactionKind } from '../../ledger/status';
 import type { Clock } from '../../ledger/support';
-import { readFacts, recordRead, type ReadFacts } from '../payments/apply';
 import { LimiterClosedError, type ReadRateLimiter } from './rate-limiter';
+import { readFacts, recordRead, type ReadFacts, type StatusAnswer } from './read-facts';
 
 export type StatusClient = Pick<GatewayClient, 'payinStatus' | 'payoutStatus'>;
 
@@ -28,13 +32,19 @@ export interface StatusReaderDeps {
   now: Clock;
   /** HTTP 429 answers waited out and retried per read (default 3). */
   maxRateLimitRetries?: number;
-  /** A Retry-After longer than this is not waited for here: the caller reschedules (default 60 s). */
+  /** A Retry-After longer than this is not waited for by a background read: the caller reschedules (default 60 s). */
   maxRetryAfterSeconds?: number;
+  /** How long a person's read may wait for the rate limit before it answers "retry in N s" (default 2 s). */
+  userMaxWaitMs?: number;
 }
+
+/** What a person asks to read: a pay-in by payin_id (else request_id), a payout by payout_id. */
+export type ReadRequest = { subject: 'payin'; payinId?: string | undefined; requestId?: string | undefined } | { subject: 'payout'; payoutId: string };
 
 export interface StatusReadOutcome {
   subject: TransactionKind;
-  rowId: number;
+  /** The ledger row read; null when the ledger does not know the transaction asked for. */
+  rowId: number | null;
   /** 'skipped': nothing to read by (a payout without payout_id), or the read could not be sent. */
   result: StatusReadResult | 'skipped';
   /** The status the gateway answered (result ok). */
@@ -43,16 +53,41 @@ export interface StatusReadOutcome {
   changed: boolean;
   claim: ClaimOutcome;
   record: TransactionRecord | undefined;
-  /** HTTP 429 answers met (each recorded and waited out). */
+  /** The status_reads row of the last answer, or of a read the rate limit held back; null when skipped. */
+  read: StatusRead | null;
+  /** The gateway's last answer, as the client classified it; null when none came. */
+  answer: StatusAnswer | null;
+  /** HTTP 429 answers met (each recorded, and held the limiter for its Retry-After). */
   rateLimited: number;
-  /** Seconds the gateway last asked to wait, when the read ended rate-limited. */
+  /** When the read ended rate-limited: seconds until a read may be sent again (else null). */
   retryAfterSeconds: number | null;
   /** Notifications re-marked 'mismatch' by this read. */
   contradictedNotifications: number[];
   detail: string | null;
 }
 
+/** How long one read may wait for the rate limit. */
+interface Patience {
+  /** In total, client-side slots and Retry-After together; Infinity: as long as it takes. */
+  maxWaitMs: number;
+  maxRetryAfterSeconds: number;
+  maxRateLimitRetries: number;
+}
+
+interface ReadTarget {
+  subject: TransactionKind;
+  profile: Profile;
+  request: object;
+  reference: string;
+  idFields: readonly string[];
+  /** The ledger row, when known before the answer (else matched by the answer's own reference). */
+  rowId: number | null;
+}
+
 type Loose = Record<string, unknown>;
+
+const PAYIN_IDS = ['payin_id', 'request_id'] as const;
+const PAYOUT_IDS = ['payout_id'] as const;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -69,89 +104,132 @@ export function moneyContradictions(row: Pick<TransactionRecord, 'amount' | 'cur
 }
 
 export class StatusReader {
-  private readonly maxRateLimitRetries: number;
-  private readonly maxRetryAfterSeconds: number;
+  private readonly background: Patience;
+  private readonly person: Patience;
 
   constructor(private readonly deps: StatusReaderDeps) {
-    this.maxRateLimitRetries = deps.maxRateLimitRetries ?? 3;
-    this.maxRetryAfterSeconds = deps.maxRetryAfterSeconds ?? 60;
+    const maxRateLimitRetries = deps.maxRateLimitRetries ?? 3;
+    this.background = { maxWaitMs: Infinity, maxRetryAfterSeconds: deps.maxRetryAfterSeconds ?? 60, maxRateLimitRetries };
+    const userMaxWaitMs = deps.userMaxWaitMs ?? 2_000;
+    this.person = { maxWaitMs: userMaxWaitMs, maxRetryAfterSeconds: userMaxWaitMs / 1000, maxRateLimitRetries };
   }
 
   record(subject: TransactionKind, rowId: number): TransactionRecord | undefined {
     return subject === 'payin' ? this.deps.repos.payins.byId(rowId) : this.deps.repos.payouts.byId(rowId);
   }
 
+  /** A read of a ledger row for the verifier or the sweep: it waits for the rate limit as long as needed. */
   async read(subject: TransactionKind, rowId: number, signal?: AbortSignal): Promise<StatusReadOutcome> {
-    const { repos, limiter } = this.deps;
     const before = this.record(subject, rowId);
-    const outcome: StatusReadOutcome = {
-      subject, rowId, result: 'skipped', statusCode: null, changed: false, claim: 'none', record: before,
-      rateLimited: 0, retryAfterSeconds: null, contradictedNotifications: [], detail: null,
-    };
+    const outcome = initialOutcome(subject, rowId, before);
     if (!before) return { ...outcome, detail: `no ${subject} row ${rowId}` };
-    const profile = repos.profiles.get(before.profileId);
+    const profile = this.deps.repos.profiles.get(before.profileId);
     if (!profile) return { ...outcome, detail: `profile ${before.profileId} is gone` };
-    const target = this.request(subject, before, profile);
+    const target = rowTarget(subject, before, profile);
     if (!target) return { ...outcome, detail: 'no payout_id to read by (the create answer never arrived)' };
-
     let client: StatusClient;
     try {
       client = (await this.deps.sessions.for(profile)).client;
     } catch (error) {
       return { ...outcome, detail: `cannot reach the gateway of profile "${profile.name}": ${(error as Error).message}` };
     }
-    const key = `${profile.id}|${subject}`;
-    for (let attempt = 0; attempt <= this.maxRateLimitRetries; attempt++) {
+    return this.exchange(client, target, outcome, this.background, signal);
+  }
+
+  /**
+   * A read a person asked for, whether or not the ledger knows the transaction (an answer that
+   * names one of our references is matched to its row). It waits for the rate limit a moment at
+   * most: when the limit is held longer (a Retry-After in force), it ends at once with result
+   * 'rate_limited' and retryAfterSeconds, recorded as not sent. A profile whose gateway cannot be
+   * reached (no merchant-token) throws, as every other call to it does.
+   */
+  async readFor(profile: Profile, request: ReadRequest): Promise<StatusReadOutcome> {
+    const target = this.requestedTarget(profile, request);
+    const { client } = await this.deps.sessions.for(profile);
+    const before = target.rowId === null ? undefined : this.record(target.subject, target.rowId);
+    return this.exchange(client, target, initialOutcome(target.subject, target.rowId, before), this.person);
+  }
+
+  private async exchange(client: StatusClient, target: ReadTarget, start: StatusReadOutcome, patience: Patience, signal?: AbortSignal): Promise<StatusReadOutcome> {
+    const { repos, limiter } = this.deps;
+    const key = `${target.profile.id}|${target.subject}`;
+    const deadline = this.nowMs() + patience.maxWaitMs;
+    const outcome = { ...start };
+    for (let answers = 0; ; answers++) {
+      let waitMs: number;
       try {
-        await limiter.take(key, signal);
+        waitMs = await limiter.takeWithin(key, deadline - this.nowMs(), signal);
       } catch (error) {
         if (error instanceof LimiterClosedError || signal?.aborted) return { ...outcome, detail: 'cancelled before it was sent' };
         throw error;
       }
+      if (waitMs > 0) return this.heldBack(target, outcome, waitMs);
+
       const requestedAt = this.deps.now();
-      const answer = subject === 'payin' ? await client.payinStatus(target.request as PayinStatusRequest) : await client.payoutStatus(target.request as PayoutStatusRequest);
+      const answer = target.subject === 'payin' ? await client.payinStatus(target.request as PayinStatusRequest) : await client.payoutStatus(target.request as PayoutStatusRequest);
       const facts = readFacts(answer, target.idFields);
       const respondedAt = this.deps.now();
-      if (facts.result === 'rate_limited') {
-        recordRead(repos, { profileId: profile.id, kind: subject, reference: target.reference, rowId, requestBody: target.request, requestedAt, respondedAt }, facts);
-        outcome.rateLimited++;
-        const seconds = Math.max(1, facts.retryAfterSeconds ?? 1);
-        limiter.pause(key, seconds * 1000);
-        outcome.retryAfterSeconds = seconds;
-        if (attempt === this.maxRateLimitRetries || seconds > this.maxRetryAfterSeconds) {
-          return { ...outcome, result: 'rate_limited', detail: `still rate-limited after ${outcome.rateLimited} answers (Retry-After ${seconds} s)` };
-        }
-        continue;
-      }
-      return { ...outcome, ...this.apply(subject, rowId, profile, target, facts, requestedAt, respondedAt) };
+      if (facts.result !== 'rate_limited') return { ...outcome, ...this.apply(target, facts, requestedAt, respondedAt), answer, retryAfterSeconds: null };
+
+      // Honour the Retry-After for every read of this profile and kind, not just this one.
+      const seconds = Math.max(1, facts.retryAfterSeconds ?? 1);
+      limiter.pause(key, seconds * 1000);
+      const error = `rate limited by the gateway (HTTP 429, Retry-After ${seconds} s): retry in ${seconds} s`;
+      outcome.read = recordRead(repos, { ...readOf(target, target.rowId), requestedAt, respondedAt }, { ...facts, error });
+      outcome.result = 'rate_limited';
+      outcome.answer = answer;
+      outcome.rateLimited++;
+      outcome.retryAfterSeconds = seconds;
+      outcome.detail = error;
+      const waitable = answers < patience.maxRateLimitRetries && seconds <= patience.maxRetryAfterSeconds && this.nowMs() + seconds * 1000 <= deadline;
+      if (!waitable) return outcome;
     }
-    return { ...outcome, result: 'rate_limited' };
   }
 
-  private request(subject: TransactionKind, row: TransactionRecord, profile: Profile): { request: object; reference: string; idFields: string[] } | undefined {
-    if (subject === 'payin') {
-      const { payinId, requestId } = row as TransactionRecord & { payinId: string | null; requestId: string };
-      return payinId
-        ? { request: { merchant_id: profile.merchantId, payin_id: payinId }, reference: payinId, idFields: ['payin_id', 'request_id'] }
-        : { request: { merchant_id: profile.merchantId, request_id: requestId }, reference: requestId, idFields: ['payin_id', 'request_id'] };
+  /** The rate limit is held longer than the caller may wait: nothing is sent, and the read says when to retry. */
+  private heldBack(target: ReadTarget, outcome: StatusReadOutcome, waitMs: number): StatusReadOutcome {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const detail = `status reads are rate limited; retry in ${seconds} s`;
+    const read = recordRead(
+      this.deps.repos,
+      { ...readOf(target, target.rowId), requestedAt: this.deps.now(), respondedAt: null },
+      { result: 'rate_limited', httpStatus: null, responseBody: null, statusCode: null, error: `not sent: ${detail}` },
+    );
+    return { ...outcome, result: 'rate_limited', read, retryAfterSeconds: seconds, detail };
+  }
+
+  private requestedTarget(profile: Profile, request: ReadRequest): ReadTarget {
+    const { payins, payouts } = this.deps.repos;
+    if (request.subject === 'payout') {
+      const known = payouts.byPayoutId(request.payoutId, profile.id);
+      const body = { merchant_id: profile.merchantId, payout_id: request.payoutId };
+      return { subject: 'payout', profile, request: body, reference: request.payoutId, idFields: PAYOUT_IDS, rowId: known?.id ?? null };
     }
-    const { payoutId } = row as TransactionRecord & { payoutId: string | null };
-    return payoutId ? { request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: ['payout_id'] } : undefined;
+    const { payinId, requestId } = request;
+    const known = (payinId && payins.byPayinId(payinId, profile.id)) || (requestId && payins.byRequestId(profile.id, requestId)) || undefined;
+    const body = payinId ? { merchant_id: profile.merchantId, payin_id: payinId } : { merchant_id: profile.merchantId, request_id: requestId ?? '' };
+    return { subject: 'payin', profile, request: body, reference: payinId || (requestId ?? ''), idFields: PAYIN_IDS, rowId: known?.id ?? null };
+  }
+
+  /** A read by the gateway's id for a row that never learnt it: the answer's own reference names the row. */
+  private rowNamedBy(target: ReadTarget, found: Loose | null): number | null {
+    if (!found) return null;
+    const reference = text(target.subject === 'payin' ? found.request_id : found.merchantReference);
+    if (reference === null) return null;
+    const row = target.subject === 'payin' ? this.deps.repos.payins.byRequestId(target.profile.id, reference) : this.deps.repos.payouts.byMerchantReference(target.profile.id, reference);
+    return row?.id ?? null;
   }
 
   /** Records the read and applies it, all in one ledger transaction. */
-  private apply(
-    subject: TransactionKind,
-    rowId: number,
-    profile: Profile,
-    target: { request: object; reference: string },
-    facts: ReadFacts,
-    requestedAt: Date,
-    respondedAt: Date,
-  ): Partial<StatusReadOutcome> {
+  private apply(target: ReadTarget, facts: ReadFacts, requestedAt: Date, respondedAt: Date): Partial<StatusReadOutcome> {
     const { db, repos } = this.deps;
+    const { subject } = target;
     return db.transaction((): Partial<StatusReadOutcome> => {
-      recordRead(repos, { profileId: profile.id, kind: subject, reference: target.reference, rowId, requestBody: target.request, requestedAt, respondedAt }, facts);
+      const rowId = target.rowId ?? this.rowNamedBy(target, facts.found);
+      const read = recordRead(repos, { ...readOf(target, rowId), requestedAt, respondedAt }, facts);
+      if (rowId === null) {
+        return { rowId, read, result: facts.result, statusCode: facts.statusCode === null ? null : String(facts.statusCode), record: undefined, detail: facts.error };
+      }
       const store = subject === 'payin' ? repos.payins : repos.payouts;
       const before = store.byId(rowId) as TransactionRecord;
       const statusCode = facts.result === 'ok' ? facts.statusCode : null;
@@ -159,19 +237,21 @@ export class StatusReader {
         const contradicted = facts.result === 'not_found' && before.claimState === 'unverified';
         if (contradicted) store.contradictClaim(rowId, `notified status ${before.lastNotifiedStatus} for a ${subject} the gateway does not know`);
         const ids = contradicted ? this.markContradicted(subject, rowId, null) : [];
-        return { result: facts.result, statusCode: null, record: store.byId(rowId), claim: contradicted ? 'contradicted' : 'none', contradictedNotifications: ids, detail: facts.error };
+        return { rowId, read, result: facts.result, statusCode: null, record: store.byId(rowId), claim: contradicted ? 'contradicted' : 'none', contradictedNotifications: ids, detail: facts.error };
       }
-      const body = facts.found as Loose;
+      const body = facts.found;
       if (subject === 'payin') repos.payins.applyCreateAnswer(rowId, { payinId: text(body.payin_id), redirectUrl: text(body.redirect_url), createdAt: text(body.created_at) });
       else repos.payouts.applyCreateAnswer(rowId, { payoutId: text(body.payout_id), createdAt: text(body.created_at) });
       const money = moneyContradictions(before, body.amount, body.currency);
       if (money) store.noteConflict(rowId, `status read: ${money}`, 'facts');
       if (statusCode === null) {
-        return { result: 'error', statusCode: null, record: store.byId(rowId), detail: 'the status read answered without a status_code' };
+        return { rowId, read, result: 'error', statusCode: null, record: store.byId(rowId), detail: 'the status read answered without a status_code' };
       }
       const applied = store.applyStatus(rowId, { statusCode, reasonCode: text(body.reason_code) ?? null, source: 'status_read' });
       const ids = applied.claim === 'contradicted' ? this.markContradicted(subject, rowId, String(statusCode)) : [];
       return {
+        rowId,
+        read,
         result: 'ok',
         statusCode: applied.record.lastVerifiedStatus,
         changed: applied.outcome === 'advanced',
@@ -204,4 +284,30 @@ export class StatusReader {
     }
     return ids;
   }
+
+  private nowMs(): number {
+    return this.deps.now().getTime();
+  }
+}
+
+function initialOutcome(subject: TransactionKind, rowId: number | null, record: TransactionRecord | undefined): StatusReadOutcome {
+  return {
+    subject, rowId, result: 'skipped', statusCode: null, changed: false, claim: 'none', record, read: null, answer: null,
+    rateLimited: 0, retryAfterSeconds: null, contradictedNotifications: [], detail: null,
+  };
+}
+
+/** The read of a ledger row: by payin_id when known (else request_id), a payout by payout_id. */
+function rowTarget(subject: TransactionKind, row: TransactionRecord, profile: Profile): ReadTarget | undefined {
+  if (subject === 'payin') {
+    const { payinId, requestId } = row as TransactionRecord & { payinId: string | null; requestId: string };
+    const by = payinId ? { payin_id: payinId } : { request_id: requestId };
+    return { subject, profile, request: { merchant_id: profile.merchantId, ...by }, reference: payinId ?? requestId, idFields: PAYIN_IDS, rowId: row.id };
+  }
+  const { payoutId } = row as TransactionRecord & { payoutId: string | null };
+  return payoutId ? { subject, profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: row.id } : undefined;
+}
+
+function readOf(target: ReadTarget, rowId: number | null) {
+  return { profileId: target.profile.id, kind: target.subject, reference: target.reference, rowId, requestBody: target.request };
 }

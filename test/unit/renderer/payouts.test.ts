@@ -1,0 +1,125 @@
+// The finance screens' pure parts: the form generated from the field table, the renderer's check
+// agreeing with main's (same validator, same field names), the masking the review shows, and the
+// CSV mapping guess and per-row preview (card rows, duplicates, limits).
+import { describe, expect, it } from 'vitest';
+import type { LimitsList } from '../../../src/shared/contract';
+import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
+import { payoutCreateBody } from '../../../src/main/services/payments/bodies';
+import { ServiceError } from '../../../src/main/services/errors';
+import type { Profile } from '../../../src/main/ledger/repositories/profiles';
+import { guessMapping, validateRows, type ParsedCsv } from '../../../src/renderer/features/payouts/csv';
+import { payoutFields } from '../../../src/renderer/features/payouts/form-fields';
+import { destinationSummary, maskedDestination, maskIban } from '../../../src/renderer/features/payouts/mask';
+import { payoutProblems, toPayoutForm } from '../../../src/renderer/features/payouts/validate';
+
+const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
+const profile = { merchantId: 'm-1', merchantSiteId: 's-1' } as Profile;
+
+/** What main says about the same form: field → problem ({} when it would be sent). */
+function mainProblems(form: ReturnType<typeof toPayoutForm>): Record<string, string> {
+  try {
+    payoutCreateBody(form, { profile, notificationUrl: 'http://127.0.0.1:9/n/x', newReference: () => 'ref-1', referenceTaken: () => false });
+    return {};
+  } catch (error) {
+    if (error instanceof ServiceError) return error.fields ?? {};
+    throw error;
+  }
+}
+
+describe('the manual payout form', () => {
+  it('shows exactly the fields of each method from the shared table, without those main fills in', () => {
+    expect(payoutFields('fps').map((f) => f.path)).toEqual([
+      'amount', 'currency', 'merchantReference', 'country', 'customer.firstName', 'customer.lastName', 'customer.email', 'customer.phone',
+      'paymentDetails.accountHolder', 'paymentDetails.sortCode', 'paymentDetails.accountNumber',
+    ]);
+    expect(payoutFields('credit_card').filter((f) => f.group === 'destination').map((f) => f.path)).toEqual([
+      'paymentDetails.cardNum', 'paymentDetails.cardHolder', 'paymentDetails.cardExpireMonth', 'paymentDetails.cardExpireYear',
+    ]);
+    expect(payoutFields('crypto').find((f) => f.path === 'amount')?.description).toContain('at most 10 decimals');
+    expect(payoutFields('open_banking').find((f) => f.path === 'merchantReference')?.required).toBe(false);
+  });
+
+  it('finds the same problems main finds, under the same field names', () => {
+    const cases: { method: 'open_banking' | 'fps' | 'credit_card' | 'crypto'; values: Record<string, string> }[] = [
+      { method: 'open_banking', values: { amount: '10.123', currency: 'EUR', country: 'DEU', 'customer.firstName': 'A', 'customer.lastName': 'B', 'customer.email': 'not-an-email', 'paymentDetails.iban': 'DE00', 'paymentDetails.bic': 'X' } },
+      { method: 'fps', values: { amount: 'ten', currency: 'gbp', country: 'GBR', 'paymentDetails.sortCode': '12', 'paymentDetails.accountHolder': ' ' } },
+      { method: 'credit_card', values: { amount: '5', currency: 'EUR', country: 'DE', 'paymentDetails.cardNum': '4111111111111112', 'paymentDetails.cardExpireMonth': '13', 'paymentDetails.cardExpireYear': CARD_YEAR } },
+      { method: 'crypto', values: { amount: '0.00000000001', currency: 'EUR', country: 'DEU', 'customer.firstName': 'A', 'customer.lastName': 'B', 'customer.email': 'a@example.com', 'paymentDetails.walletAddress': 'short', 'paymentDetails.network': 'eth' } },
+    ];
+    for (const c of cases) {
+      const form = toPayoutForm(c.method, c.values);
+      const mine = payoutProblems(form);
+      expect(Object.keys(mine).length, c.method).toBeGreaterThan(1);
+      // Main also reports the reference it would generate as fine; everything else agrees.
+      expect(mine, c.method).toEqual(mainProblems(form));
+    }
+  });
+
+  it('accepts a complete form of every method, as main does', () => {
+    const details = {
+      credit_card: { 'paymentDetails.cardNum': '4111111111111111', 'paymentDetails.cardHolder': 'Ana Lima', 'paymentDetails.cardExpireMonth': '12', 'paymentDetails.cardExpireYear': CARD_YEAR },
+      open_banking: { 'paymentDetails.iban': 'DE89 3704 0044 0532 0130 00', 'paymentDetails.bic': 'COBADEFFXXX', 'paymentDetails.accountHolder': 'Ana Lima' },
+      crypto: { 'paymentDetails.walletAddress': '0x52908400098527886E0F7030069857D2E4169EE7', 'paymentDetails.network': 'ethereum' },
+      fps: { 'paymentDetails.sortCode': '401276', 'paymentDetails.accountNumber': '12345678', 'paymentDetails.accountHolder': 'Ana Lima' },
+    };
+    for (const method of PAYOUT_METHODS) {
+      // Fields of another method typed earlier stay out of the form.
+      const form = toPayoutForm(method, { amount: method === 'crypto' ? '0.0000000001' : '10.50', currency: 'EUR', country: 'DEU', 'customer.firstName': 'Ana', 'customer.lastName': 'Lima', 'customer.email': 'ana@example.com', 'paymentDetails.walletAddress': method === 'crypto' ? details.crypto['paymentDetails.walletAddress'] : 'left-over', ...details[method] });
+      expect(payoutProblems(form), method).toEqual({});
+      expect(mainProblems(form), method).toEqual({});
+    }
+  });
+});
+
+describe('masking', () => {
+  it('keeps a card to first 6 / last 4, an IBAN to its country and last 4, a wallet shortened, an account to its last 4', () => {
+    expect(maskedDestination('credit_card', { cardNum: '4111111111111111', cardHolder: 'A', cardExpireMonth: '12', cardExpireYear: '2030' })[0]).toEqual({ label: 'Card', value: '411111******1111' });
+    expect(maskIban('DE89 3704 0044 0532 0130 00')).toBe('DE•• •••• •••• •••• •• 3000');
+    expect(maskedDestination('crypto', { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'ethereum' })[0]?.value).toBe('0x5290…9EE7');
+    expect(maskedDestination('fps', { sortCode: '401276', accountNumber: '12345678', accountHolder: 'A' }).map((l) => l.value)).toEqual(['40-12-76', '••••5678', 'A']);
+    expect(destinationSummary('open_banking', { iban: 'DE89370400440532013000' })).toBe('DE•• … 3000');
+    expect(destinationSummary('fps', { sortCode: '401276', accountNumber: '12345678' })).toBe('40-12-76 ••••5678');
+  });
+});
+
+describe('the CSV preview', () => {
+  const headers = ['Type', 'Amount', 'CCY', 'Country', 'First Name', 'Surname', 'E-mail', 'IBAN', 'SWIFT', 'Holder', 'Sort code', 'Account number', 'Reference'];
+  const csv = (rows: string[][]): ParsedCsv => ({ fileName: 'x.csv', headers, rows: rows.map((cells, i) => ({ line: i + 2, cells })) });
+  const ob = (amount: string, ref = '') => ['open_banking', amount, 'EUR', 'DEU', 'Ana', 'Lima', 'ana@example.com', 'DE89370400440532013000', 'COBADEFFXXX', 'Ana Lima', '', '', ref];
+
+  it('guesses the mapping from common header spellings', () => {
+    const { columns } = guessMapping(headers);
+    expect(columns).toMatchObject({
+      method: 0, amount: 1, currency: 2, country: 3, 'customer.firstName': 4, 'customer.lastName': 5, 'customer.email': 6,
+      'paymentDetails.iban': 7, 'paymentDetails.bic': 8, 'paymentDetails.accountHolder': 9, 'paymentDetails.sortCode': 10, 'paymentDetails.accountNumber': 11, merchantReference: 12,
+    });
+    expect(guessMapping(['amount', 'iban']).fixedMethod).toBe('open_banking');
+  });
+
+  it('names each row\'s problems: card rows, bad fields, references used twice, and per-payout and daily limits', async () => {
+    const limits: LimitsList = { day: '2026-01-01', limits: [{ environment: 'any', currency: 'EUR', perPayoutMax: '500', dailyMax: '700', updatedAt: '', usage: [{ environment: 'local', usedToday: '100' }, { environment: 'live', usedToday: '0' }] }] };
+    const rows = [
+      ob('200.00', 'r-1'),
+      ['credit_card', '10', 'EUR', 'DEU', 'A', 'B', 'a@example.com', '', '', '', '', '', ''],
+      ob('10.123'),
+      ob('20.00', 'r-1'),
+      ob('600.00'),
+      ob('300.00'),
+      ob('150.00'),
+      ['fps', '10.00', 'GBP', 'GBR', 'Bob', 'Stone', 'bob@example.com', '', '', 'Bob Stone', '401276', '12345678', ''],
+    ];
+    const progress: number[] = [];
+    const preview = await validateRows(csv(rows), guessMapping(headers), { environment: 'local', limits }, (n) => progress.push(n), new AbortController().signal);
+    const byLine = new Map(preview.map((r) => [r.line, r]));
+    expect(byLine.get(2)?.problems).toEqual({});
+    expect(byLine.get(3)?.problems.method).toContain('card payouts are not made in batches');
+    expect(byLine.get(4)?.problems.amount).toBe('must have at most 2 decimals');
+    expect(byLine.get(5)?.problems.merchantReference).toBe('is already used on line 2 of this file');
+    expect(byLine.get(6)?.problems.amount).toBe('is over the per-payout limit of 500 EUR');
+    // 100 used today + 200 + 300 = 600 ≤ 700; the next 150 would make 750.
+    expect(byLine.get(7)?.warning).toBeNull();
+    expect(byLine.get(8)?.warning).toContain('would pass the daily limit of 700 EUR (750 with the rows above)');
+    expect(byLine.get(9)).toMatchObject({ problems: {}, warning: null, method: 'fps' });
+    expect(progress.at(-1)).toBe(rows.length);
+  });
+});
