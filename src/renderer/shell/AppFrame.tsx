@@ -4,6 +4,7 @@ import { useApp } from '../stores/context';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { screens } from './screens';
 import { ThemeToggle } from './ThemeToggle';
+import { GlobalSearch } from '../features/search/GlobalSearch';
 import { CurrentScreen } from './CurrentScreen';
 import { useRoute } from './use-route';
 
@@ -28,7 +29,10 @@ export function AppFrame() {
             <Title order={3}>Paydesk</Title>
             <EnvironmentBadge />
           </Group>
-          <ThemeToggle />
+          <Group gap="sm">
+            <GlobalSearch />
+            <ThemeToggle />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Screens">

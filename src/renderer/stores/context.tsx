@@ -3,11 +3,19 @@ import { useStore } from 'zustand';
 import type { ApiClient } from '../api/client';
 import { type AppState, type AppStore, createAppStore } from './app-store';
 import { createProfilesStore, type ProfilesState, type ProfilesStore } from './profiles-store';
+import { createSweepStore, type SweepStore } from '../features/reconciliation/sweep-store';
+import { createNotificationsStore, type NotificationsStore } from '../features/webhooks/notifications-store';
+import { createPayinsListStore, type PayinsListStore } from '../features/payins/payins-store';
+import { createPayoutsStore, type PayoutsStore } from '../features/payouts/payouts-store';
 
 interface Stores {
   api: ApiClient;
   app: AppStore;
   profiles: ProfilesStore;
+  sweep: SweepStore;
+  notifications: NotificationsStore;
+  payinsList: PayinsListStore;
+  payouts: PayoutsStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);
@@ -16,7 +24,7 @@ export function createStores(api: ApiClient): Stores {
   const app = createAppStore(api);
   // The environment badge follows the active profile.
   const profiles = createProfilesStore(api, () => void app.getState().load());
-  return { api, app, profiles };
+  return { api, app, profiles, sweep: createSweepStore(api), notifications: createNotificationsStore(api), payinsList: createPayinsListStore(api), payouts: createPayoutsStore(api) };
 }
 
 export function StoresProvider({ stores, children }: { stores: Stores; children: ReactNode }) {

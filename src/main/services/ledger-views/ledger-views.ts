@@ -17,7 +17,7 @@ import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { TransactionFilter, TransactionRecord } from '../../ledger/repositories/transactions';
 import type { StatusCategory, TransactionKind } from '../../ledger/status';
 import { ServiceError } from '../errors';
-import { payinView, payoutView } from '../payments/views';
+import { payinView, payinViews, payoutView, payoutViews } from '../payments/views';
 import { bodyText, headerPairs, safeText } from './raw';
 
 export interface ListPage<T> {
@@ -31,10 +31,12 @@ const PAYIN_ATTEMPT_KINDS = new Set(['payin', 'tokenization', 'token_charge']);
 /** A date alone means its start (UTC). */
 const toInstant = (value: string | undefined) => (value === undefined ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
 
-function toFilter(input: TransactionListInput): TransactionFilter {
+/** The contract's list filters as the repositories' filter (also used by the CSV export). */
+export function toFilter(input: Omit<TransactionListInput, 'cursor' | 'limit' | 'sort'>): TransactionFilter {
   return {
     profileId: input.profileId,
     statusCodes: input.statusCodes,
+    reasonCodes: input.reasonCodes,
     categories: input.categories as StatusCategory[] | undefined,
     methods: input.methods,
     currencies: input.currencies,
@@ -47,7 +49,7 @@ function toFilter(input: TransactionListInput): TransactionFilter {
 }
 
 /** Turns a repository's RangeError (bad cursor, bad date) into an answer naming the field. */
-function guarded<T>(run: () => T): T {
+export function guarded<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
@@ -68,9 +70,9 @@ export class LedgerViews {
   listPayins(input: TransactionListInput): ListPage<PayinView> {
     return guarded(() => {
       const filter = toFilter(input);
-      const page = this.repos.payins.page(filter, { cursor: input.cursor ?? null, limit: input.limit });
+      const page = this.repos.payins.page(filter, { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
       return {
-        items: page.items.map((r) => payinView(r, this.repos.attempts)),
+        items: payinViews(page.items, this.repos.attempts),
         nextCursor: page.nextCursor,
         total: input.cursor ? null : this.repos.payins.count(filter),
       };
@@ -80,9 +82,9 @@ export class LedgerViews {
   listPayouts(input: TransactionListInput): ListPage<PayoutView> {
     return guarded(() => {
       const filter = toFilter(input);
-      const page = this.repos.payouts.page(filter, { cursor: input.cursor ?? null, limit: input.limit });
+      const page = this.repos.payouts.page(filter, { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
       return {
-        items: page.items.map((r) => payoutView(r, this.repos.attempts)),
+        items: payoutViews(page.items, this.repos.attempts),
         nextCursor: page.nextCursor,
         total: input.cursor ? null : this.repos.payouts.count(filter),
       };

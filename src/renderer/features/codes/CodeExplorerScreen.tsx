@@ -1,5 +1,6 @@
-import { Badge, Group, Select, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import type { CodeUsage } from '../../../shared/contract';
 import {
   type CodeCategory,
   type CodeKind,
@@ -8,6 +9,9 @@ import {
   REASON_CATALOGUE,
 } from '../../../shared/spec/codes';
 import { categoryColors, categoryLabels } from './category';
+import { CodeRow } from './CodeRow';
+import { UnknownCodesSection } from './UnknownCodesSection';
+import { usageKey, useCodeUsage } from './use-code-usage';
 
 const catalogues = {
   payin_status: { label: 'Pay-in status (3.1)', entries: PAYIN_STATUS_CATALOGUE },
@@ -20,8 +24,12 @@ function matches(query: string, ...texts: (string | number)[]): boolean {
   return needle === '' || texts.some((text) => String(text).toLowerCase().includes(needle));
 }
 
-/** Every code the API speaks, with what it means and what to do about it (PRODUCT.md capability 6). */
+/**
+ * Every code the API speaks, with what it means, what to do about it and how many ledger rows carry
+ * it; a row opens the transactions that carry its code (PRODUCT.md capability 6).
+ */
 export function CodeExplorerScreen() {
+  const usage = useCodeUsage();
   const [kind, setKind] = useState<CodeKind>('payin_status');
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<CodeCategory | null>(null);
@@ -37,6 +45,14 @@ export function CodeExplorerScreen() {
   return (
     <Stack>
       <Title order={2}>Code explorer</Title>
+      {usage.error && (
+        <Alert color="red" role="alert" title="Ledger counts could not be loaded">
+          {usage.error} The catalogue below is complete; only the counts are missing.{' '}
+          <Anchor component="button" onClick={usage.reload}>
+            Try again
+          </Anchor>
+        </Alert>
+      )}
       <Tabs value={kind} onChange={(value) => value && setKind(value as CodeKind)}>
         <Tabs.List>
           {Object.entries(catalogues).map(([value, { label, entries }]) => (
@@ -73,15 +89,18 @@ export function CodeExplorerScreen() {
           <Table.Tr>
             <Table.Th>Code</Table.Th>
             <Table.Th>Meaning</Table.Th>
-            <Table.Th>Category</Table.Th>
+            <Table.Th miw={150}>Category</Table.Th>
             <Table.Th>Final</Table.Th>
             <Table.Th>Retry</Table.Th>
             <Table.Th>Tell the customer</Table.Th>
+            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>
+              Ledger rows
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {rows.map((entry) => (
-            <Table.Tr key={String(entry.code)} data-code={String(entry.code)}>
+            <CodeRow key={String(entry.code)} kind={kind} code={entry.code}>
               <Table.Td>
                 <Text ff="monospace" fw={600}>
                   {entry.code}
@@ -96,11 +115,32 @@ export function CodeExplorerScreen() {
               <Table.Td>{entry.final ? 'final' : 'not final'}</Table.Td>
               <Table.Td>{entry.retry.text}</Table.Td>
               <Table.Td>{entry.tellCustomer}</Table.Td>
-            </Table.Tr>
+              <Table.Td ta="right" data-column="rows">
+                <UsageCount usage={usage.byCode?.get(usageKey(kind, entry.code))} loading={usage.byCode === null && usage.loading} />
+              </Table.Td>
+            </CodeRow>
           ))}
         </Table.Tbody>
       </Table>
       {rows.length === 0 && <Text c="dimmed">No code matches this search.</Text>}
+      <UnknownCodesSection unknown={usage.unknown} loading={usage.loading} />
     </Stack>
+  );
+}
+
+function UsageCount({ usage, loading }: { usage: CodeUsage | undefined; loading: boolean }) {
+  if (loading) return <Skeleton h={14} w={40} ml="auto" aria-label="Counting" />;
+  if (!usage) return <Text c="dimmed">—</Text>;
+  return (
+    <>
+      <Text fw={usage.rows > 0 ? 600 : undefined} c={usage.rows > 0 ? undefined : 'dimmed'}>
+        {usage.rows.toLocaleString('en')}
+      </Text>
+      {usage.notifications > 0 && (
+        <Text size="xs" c="dimmed">
+          {usage.notifications.toLocaleString('en')} notified
+        </Text>
+      )}
+    </>
   );
 }

@@ -63,6 +63,7 @@ export function ProfileFormModal({ opened, onClose, editing }: { opened: boolean
           <>
             <TextInput
               label={form.environment === 'sandbox' ? 'Sandbox address ({sandbox_url}, ends in /api/)' : 'Live base URL (ends in /api/v2)'}
+              description={editing ? 'Changing the address or environment forgets the stored merchant-token: enter it again afterwards, so it is never sent to an address it was not given for.' : undefined}
               placeholder={form.environment === 'sandbox' ? 'https://sandbox.example.com/api/' : 'https://pay.example.com/api/v2'}
               required
               value={form.baseUrl ?? ''}

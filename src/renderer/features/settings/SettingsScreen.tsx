@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { ThemeToggle } from '../../shell/ThemeToggle';
 import { useApp, useProfiles } from '../../stores/context';
 import { CredentialsSection } from './CredentialsSection';
+import { ListenerSection } from './ListenerSection';
 import { ProfilesSection } from './ProfilesSection';
 
 export function SettingsScreen() {
@@ -20,6 +21,7 @@ export function SettingsScreen() {
       <Title order={2}>Settings</Title>
       <ProfilesSection selected={profile?.id ?? null} onSelect={setSelected} />
       {profile && <CredentialsSection key={profile.id} profile={profile} />}
+      <ListenerSection />
       <Card withBorder>
         <Group justify="space-between">
           <Text fw={500}>Theme</Text>

@@ -1,0 +1,94 @@
+import '@mantine/dates/styles.css';
+import { Button, Checkbox, Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import currencyCodes from 'currency-codes';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { StatusCategoryView } from '../../../shared/contract';
+import { PAYIN_STATUS_CATALOGUE, REASON_CATALOGUE } from '../../../shared/spec/codes';
+import { METHOD_LABELS, PAYIN_METHODS } from '../../../shared/spec/methods';
+import { categoryLabels } from '../codes/category';
+import { hasAnyFilter, NO_FILTERS, type PayinFilters, type SortOrder } from './filters';
+
+const STATUS_OPTIONS = PAYIN_STATUS_CATALOGUE.map((e) => ({ value: String(e.code), label: `${e.code} · ${e.meaning}` }));
+const REASON_OPTIONS = REASON_CATALOGUE.map((e) => ({ value: e.code, label: `${e.code} · ${e.meaning}` }));
+const CATEGORY_OPTIONS = Object.entries(categoryLabels).map(([value, label]) => ({ value, label }));
+const METHOD_OPTIONS = PAYIN_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
+const CURRENCY_OPTIONS = currencyCodes.codes();
+
+/** Options plus any value already chosen that the list does not know (an unknown code from a link stays visible). */
+function withChosen(options: { value: string; label: string }[], chosen: readonly string[]) {
+  const known = new Set(options.map((o) => o.value));
+  return [...options, ...chosen.filter((c) => !known.has(c)).map((c) => ({ value: c, label: `${c} · unknown` }))];
+}
+
+export function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: PayinFilters; onChange: (next: PayinFilters) => void; fieldErrors: Record<string, string> }) {
+  const set = <K extends keyof PayinFilters>(key: K, value: PayinFilters[K]) => onChange({ ...filters, [key]: value });
+  // The search box updates the list after a pause in typing, not on every key. The box follows
+  // the route only when something else changed it (a saved view, "Clear filters"), not when the
+  // route merely echoes what was typed, which would drop keys typed meanwhile.
+  const [search, setSearch] = useState(filters.search);
+  const committed = useRef(filters.search);
+  useEffect(() => {
+    if (filters.search !== committed.current) setSearch(filters.search);
+    committed.current = filters.search;
+  }, [filters.search]);
+  const commitSearch = useDebouncedCallback((value: string) => {
+    committed.current = value.trim();
+    onChange({ ...filters, search: value.trim() });
+  }, 300);
+  const statusOptions = useMemo(() => withChosen(STATUS_OPTIONS, filters.statusCodes), [filters.statusCodes]);
+  const currencyOptions = useMemo(() => [...new Set([...CURRENCY_OPTIONS, ...filters.currencies])], [filters.currencies]);
+
+  return (
+    <Group gap="sm" align="flex-start" role="search" aria-label="Pay-in filters">
+      <TextInput
+        label="Search"
+        placeholder="request_id, payin_id or e-mail (prefix)"
+        value={search}
+        onChange={(event) => {
+          setSearch(event.currentTarget.value);
+          commitSearch(event.currentTarget.value);
+        }}
+        error={fieldErrors.search}
+        w={260}
+      />
+      <MultiSelect label="Status" placeholder={filters.statusCodes.length ? undefined : 'Any status'} data={statusOptions} value={filters.statusCodes} onChange={(v) => set('statusCodes', v)} searchable clearable w={260} comboboxProps={{ width: 360, position: 'bottom-start' }} error={fieldErrors.statusCodes} />
+      <MultiSelect label="Reason" placeholder={filters.reasonCodes.length ? undefined : 'Any reason'} data={withChosen(REASON_OPTIONS, filters.reasonCodes)} value={filters.reasonCodes} onChange={(v) => set('reasonCodes', v)} searchable clearable w={200} comboboxProps={{ width: 420, position: 'bottom-start' }} />
+      <MultiSelect label="Category" placeholder={filters.categories.length ? undefined : 'Any category'} data={CATEGORY_OPTIONS} value={filters.categories} onChange={(v) => set('categories', v as StatusCategoryView[])} clearable w={190} />
+      <MultiSelect label="Method" placeholder={filters.methods.length ? undefined : 'Any method'} data={withChosen(METHOD_OPTIONS, filters.methods)} value={filters.methods} onChange={(v) => set('methods', v)} clearable w={220} />
+      <MultiSelect label="Currency" placeholder={filters.currencies.length ? undefined : 'Any currency'} data={currencyOptions} value={filters.currencies} onChange={(v) => set('currencies', v)} searchable clearable w={150} error={fieldErrors.currencies} />
+      <DatePickerInput
+        type="range"
+        label="Created (local days)"
+        placeholder="Any date"
+        value={[filters.from, filters.to]}
+        onChange={([from, to]) => {
+          // A half-picked range waits for its second day; a cleared one clears both.
+          if ((from === null) === (to === null)) onChange({ ...filters, from: from === null ? null : String(from), to: to === null ? null : String(to) });
+        }}
+        clearable
+        allowSingleDateInRange
+        w={220}
+        error={fieldErrors.createdFrom ?? fieldErrors.createdTo}
+      />
+      <Select
+        label="Order"
+        data={[
+          { value: 'newest', label: 'Newest first' },
+          { value: 'oldest', label: 'Oldest first' },
+        ]}
+        value={filters.sort}
+        onChange={(v) => v && set('sort', v as SortOrder)}
+        allowDeselect={false}
+        w={140}
+      />
+      <Checkbox label="Only mismatches" checked={filters.hasMismatch} onChange={(event) => set('hasMismatch', event.currentTarget.checked)} mt={32} />
+      {hasAnyFilter(filters) && (
+        <Button variant="subtle" onClick={() => onChange({ ...NO_FILTERS, sort: filters.sort })} mt={25}>
+          Clear filters
+        </Button>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,175 @@
+import { Alert, Anchor, Badge, Button, Card, Group, Loader, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import type { BatchItemState, BatchItemView, BatchView } from '../../../shared/contract';
+import { METHOD_LABELS } from '../../../shared/spec/methods';
+import { useAction } from '../../components/use-action';
+import { VirtualTable, type Column } from '../../components/VirtualTable';
+import { routeHash } from '../../shell/use-route';
+import { useApi, useStores } from '../../stores/context';
+import { formatMoney, formatTime } from '../transactions/format';
+import { StatusBadge } from '../transactions/StatusBadge';
+import { useBatchItems } from './batch-items';
+import { formatTotal } from './money';
+
+const STATE_COLORS: Record<BatchItemState, string> = { pending: 'gray', sending: 'blue', sent: 'teal', refused: 'red', unknown: 'yellow', cancelled: 'dark' };
+const BATCH_COLORS: Record<BatchView['state'], string> = { draft: 'gray', running: 'blue', paused: 'yellow', cancelled: 'dark', done: 'teal' };
+
+const itemColumns: Column<BatchItemView>[] = [
+  { key: 'line', header: 'Line', width: 50, render: (i) => i.line },
+  { key: 'state', header: 'State', width: 90, render: (i) => <Badge color={STATE_COLORS[i.state]} variant="light" data-item-state={i.state}>{i.state}</Badge> },
+  { key: 'status', header: 'Payout status', width: 140, render: (i) => (i.payoutRowId === null ? <Text span size="sm" c="dimmed">—</Text> : <StatusBadge subject="payout" code={i.statusCode} />) },
+  { key: 'amount', header: 'Amount', width: 130, align: 'right', render: (i) => <Text span size="sm" ff="monospace">{formatMoney(i.amount, i.currency, i.method)}</Text> },
+  { key: 'method', header: 'Method', width: 110, render: (i) => <span title={(METHOD_LABELS as Record<string, string>)[i.method]}>{(METHOD_LABELS as Record<string, string>)[i.method] ?? i.method}</span> },
+  { key: 'beneficiary', header: 'Beneficiary', width: 'minmax(100px, 1fr)', render: (i) => i.beneficiary },
+  { key: 'destination', header: 'Destination', width: 'minmax(170px, 1.4fr)', render: (i) => <Text span size="sm" ff="monospace" title={i.destination}>{i.destination}</Text> },
+  { key: 'error', header: 'Why', width: 'minmax(80px, 1fr)', render: (i) => <Text span size="sm" c="red" title={i.error ?? undefined}>{i.error ?? ''}</Text> },
+];
+
+const FILTERS: { value: string; label: string; states?: BatchItemState[] }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'problems', label: 'Refused or unknown', states: ['refused', 'unknown'] },
+  { value: 'sent', label: 'Sent', states: ['sent'] },
+];
+
+/** One batch: a progress bar, counters, pause / resume / cancel, and its items live. */
+export function BatchProgress({ id }: { id: number }) {
+  const api = useApi();
+  const store = useStores().payouts;
+  const batch = useStore(store, (state) => state.batches[id]);
+  const action = useAction();
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [filter, setFilter] = useState('all');
+
+  useEffect(() => {
+    api
+      .invoke('batches:get', { id })
+      .then((view) => store.getState().putBatch(view))
+      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
+  }, [api, store, id]);
+
+  const items = useBatchItems(id, FILTERS.find((f) => f.value === filter)?.states, `${batch?.updatedAt ?? ''}|${batch?.outcomes.paid ?? 0}|${batch?.outcomes.failed ?? 0}`);
+
+  if (loadError) return <Alert color="red" title={`Batch ${id} could not be loaded`}>{loadError}</Alert>;
+  if (!batch) return <Loader size="sm" aria-label="Loading the batch" />;
+
+  const { counts } = batch;
+  const processed = counts.sent + counts.refused + counts.cancelled + counts.unknown;
+  const percent = batch.total === 0 ? 0 : (processed / batch.total) * 100;
+  const open = counts.sending + counts.unknown;
+  const run = (work: () => Promise<BatchView>, message: string) => void action.run(async () => store.getState().putBatch(await work()), message);
+  const section = (count: number) => (batch.total === 0 ? 0 : (count / batch.total) * 100);
+
+  return (
+    <Card withBorder data-testid="batch-progress" data-batch-state={batch.state}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline">
+          <Group gap="sm" align="baseline">
+            <Title order={4}>
+              Batch {batch.id} · {batch.fileName}
+            </Title>
+            <Badge color={BATCH_COLORS[batch.state]} data-testid="batch-state">
+              {batch.state}
+            </Badge>
+            <Badge color={batch.environment === 'live' ? 'red' : 'teal'} variant={batch.environment === 'live' ? 'filled' : 'light'}>
+              {batch.environment === 'live' ? `LIVE · ${batch.profileName}` : batch.profileName}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            started {formatTime(batch.startedAt)}
+            {batch.finishedAt ? ` · ended ${formatTime(batch.finishedAt)}` : ''}
+          </Text>
+        </Group>
+        <Stack gap={4}>
+          <Progress.Root size="xl" aria-label="Batch progress" aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100} role="progressbar" data-testid="batch-progress-bar">
+            <Progress.Section withAria={false} value={section(counts.sent)} color="teal" />
+            <Progress.Section withAria={false} value={section(counts.refused)} color="red" />
+            <Progress.Section withAria={false} value={section(counts.unknown)} color="yellow" />
+            <Progress.Section withAria={false} value={section(counts.cancelled)} color="gray" />
+            <Progress.Section withAria={false} value={section(counts.sending)} color="blue" animated />
+          </Progress.Root>
+          <Text size="sm" data-testid="batch-processed" aria-live="polite">
+            {processed} of {batch.total} processed · {counts.sent} sent · {counts.refused} refused · {counts.unknown} unknown · {counts.cancelled} cancelled · {counts.pending + counts.sending} to go
+          </Text>
+          <Text size="sm" c="dimmed" data-testid="batch-outcomes">
+            Final states from the notifications: {batch.outcomes.paid} paid (P200) · {batch.outcomes.failed} failed · {batch.outcomes.processing} still processing
+          </Text>
+          <Text size="sm" c="dimmed">
+            Total {batch.totals.map((t) => `${formatTotal(t.amount, t.currency)} (${t.count})`).join(' · ')}
+          </Text>
+        </Stack>
+        {batch.lastError && (
+          <Alert color="orange" title="The batch stopped by itself">
+            {batch.lastError} Fix the cause, then resume: nothing is sent twice.
+          </Alert>
+        )}
+        {counts.unknown > 0 && batch.state !== 'running' && (
+          <Alert color="yellow" title={`${counts.unknown} ${counts.unknown === 1 ? 'payout has' : 'payouts have'} an unknown outcome`}>
+            The request may have reached the gateway. “Settle open payouts” asks again under the same Idempotency-Key: the gateway answers with its first answer, nothing is paid twice.
+          </Alert>
+        )}
+        {action.error && (
+          <Text c="red" size="sm" role="alert">
+            {action.error}
+          </Text>
+        )}
+        <Group gap="xs">
+          {batch.state === 'running' && (
+            <Button variant="default" onClick={() => run(() => api.invoke('batches:pause', { id }), 'Batch paused')} loading={action.busy}>
+              Pause
+            </Button>
+          )}
+          {batch.state === 'paused' && (
+            <Button onClick={() => run(() => api.invoke('batches:resume', { id }), 'Batch resumed')} loading={action.busy}>
+              Resume
+            </Button>
+          )}
+          {(batch.state === 'done' || batch.state === 'cancelled') && open > 0 && (
+            <Button onClick={() => run(() => api.invoke('batches:resume', { id }), 'Settling the open payouts')} loading={action.busy}>
+              Settle open payouts
+            </Button>
+          )}
+          {(batch.state === 'running' || batch.state === 'paused') && (
+            <Button
+              color="red"
+              variant="light"
+              loading={action.busy}
+              onClick={() => {
+                if (window.confirm(`Cancel batch ${id}? The ${counts.pending} payouts not sent yet will never be sent; the ones already sent are followed to their outcome.`)) {
+                  run(() => api.invoke('batches:cancel', { id }), 'Batch cancelled');
+                }
+              }}
+            >
+              Cancel batch
+            </Button>
+          )}
+        </Group>
+        <Group justify="space-between" align="flex-end">
+          <SegmentedControl aria-label="Which items" data={FILTERS.map(({ value, label }) => ({ value, label }))} value={filter} onChange={setFilter} size="xs" />
+          {items.error && (
+            <Text size="sm" c="red">
+              {items.error}
+            </Text>
+          )}
+        </Group>
+        <VirtualTable
+          label="Batch items"
+          columns={itemColumns}
+          rows={items.items}
+          rowKey={(i) => String(i.id)}
+          onOpen={(i) => {
+            if (i.payoutRowId !== null) window.location.hash = routeHash('payouts', { id: i.payoutRowId });
+          }}
+          onEndReached={() => void items.loadMore()}
+          hasMore={items.hasMore}
+          loading={items.loading && items.items.length === 0}
+          height={360}
+          empty={<Text c="dimmed">No item here.</Text>}
+        />
+        <Text size="xs" c="dimmed">
+          Open a sent item (click or Enter) for its payout's timeline. <Anchor href={routeHash('payouts', { params: { tab: 'batch' } })}>Upload another file</Anchor>
+        </Text>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
+import { type FormObject, getField } from './request-json';
+
+export interface FieldSpec {
+  /** The spec's field name, dotted for nested payout fields ("customer.email"). */
+  path: string;
+  /** The rule in words, from the shared field rules. */
+  description?: string;
+  /** Entered, never shown back: a PasswordInput without autocomplete. */
+  secret?: boolean;
+}
+
+interface FieldInputsProps {
+  fields: readonly FieldSpec[];
+  form: FormObject;
+  onChange: (path: string, value: string) => void;
+  /** Field path → what main (or the gateway) said is wrong with it. */
+  errors: Record<string, string>;
+}
+
+/** One input per field, labelled with the spec's own field name so errors and docs line up. */
+export function FieldInputs({ fields, form, onChange, errors }: FieldInputsProps) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs">
+      {fields.map((field) => {
+        const common = {
+          label: field.path,
+          description: field.description,
+          value: getField(form, field.path),
+          error: errors[field.path],
+          onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(field.path, event.currentTarget.value),
+          autoComplete: 'off',
+          styles: { input: { fontFamily: 'var(--mantine-font-family-monospace)' } },
+        };
+        return field.secret ? <PasswordInput key={field.path} {...common} /> : <TextInput key={field.path} {...common} />;
+      })}
+    </SimpleGrid>
+  );
+}

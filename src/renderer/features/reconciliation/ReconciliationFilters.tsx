@@ -1,0 +1,58 @@
+import { Card, Group, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useProfiles } from '../../stores/context';
+import type { ReconciliationFilter, SubjectChoice } from './filter';
+
+interface Props {
+  filter: ReconciliationFilter;
+  onChange: (patch: Partial<ReconciliationFilter>) => void;
+  /** Field → what is wrong and how to fix it (checked here or by main). */
+  errors: Partial<Record<string, string>>;
+}
+
+export function ReconciliationFilters({ filter, onChange, errors }: Props) {
+  const profiles = useProfiles((state) => state.profiles);
+  return (
+    <Card withBorder>
+      <Group align="flex-start" gap="md" wrap="wrap">
+        <TextInput type="date" label="From (UTC)" value={filter.from} onChange={(e) => onChange({ from: e.currentTarget.value })} error={errors.from} w={170} />
+        <TextInput type="date" label="To (UTC)" value={filter.to} onChange={(e) => onChange({ to: e.currentTarget.value })} error={errors.to} w={170} />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="reconciliation-subject-label">
+            Transactions
+          </Text>
+          <SegmentedControl
+            aria-labelledby="reconciliation-subject-label"
+            value={filter.subject}
+            onChange={(value) => onChange({ subject: value as SubjectChoice })}
+            data={[
+              { value: 'both', label: 'Both' },
+              { value: 'payin', label: 'Pay-ins' },
+              { value: 'payout', label: 'Payouts' },
+            ]}
+          />
+        </Stack>
+        <Select
+          label="Profile"
+          placeholder="All profiles"
+          clearable
+          value={filter.profileId}
+          onChange={(value) => onChange({ profileId: value })}
+          data={(profiles ?? []).map((profile) => ({ value: profile.id, label: profile.name }))}
+          error={errors.profileId}
+          w={200}
+        />
+        <NumberInput
+          label="Pending too long after (minutes)"
+          description="Threshold of the pending and stuck lists"
+          min={0}
+          max={525_600}
+          allowDecimal={false}
+          value={filter.pendingMinutes}
+          onChange={(value) => onChange({ pendingMinutes: typeof value === 'number' ? value : Number.NaN })}
+          error={errors.pendingMinutes ?? errors.pendingOlderThanMinutes}
+          w={250}
+        />
+      </Group>
+    </Card>
+  );
+}

@@ -1,0 +1,66 @@
+import { Stack, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { useLiveQuery } from '../../components/use-live-query';
+import { useApi, useProfiles, useStores } from '../../stores/context';
+import { defaultFilter, exceptionScope, filterProblems, type ReconciliationFilter, totalsInput } from './filter';
+import { ExceptionsSection } from './ExceptionsSection';
+import { ReconciliationFilters } from './ReconciliationFilters';
+import { SweepCard } from './SweepCard';
+import { TotalsSection } from './TotalsSection';
+
+/** Finance's reconciliation (PRODUCT.md): exact totals, every exception, the sweep, CSV exports. */
+export function ReconciliationScreen() {
+  const api = useApi();
+  const profilesLoaded = useProfiles((state) => state.profiles !== null);
+  const loadProfiles = useProfiles((state) => state.load);
+  useEffect(() => {
+    if (!profilesLoaded) void loadProfiles();
+  }, [profilesLoaded, loadProfiles]);
+
+  const [filter, setFilter] = useState<ReconciliationFilter>(() => defaultFilter());
+  // Typing a threshold or a date should not fire a query per keystroke.
+  const [settled] = useDebouncedValue(filter, 300);
+  const problems = filterProblems(settled);
+  const valid = Object.keys(problems).length === 0;
+  const totalsArgs = useMemo(() => totalsInput(settled), [settled]);
+  const scope = useMemo(() => exceptionScope(settled), [settled]);
+
+  const totals = useLiveQuery(() => api.invoke('reconciliation:totals', totalsArgs), [JSON.stringify(totalsArgs)], {
+    enabled: valid,
+    pushes: ['payins:payin-changed', 'payouts:payout-changed'],
+    throttleMs: 3_000,
+  });
+  const summary = useLiveQuery(() => api.invoke('reconciliation:summary', scope), [JSON.stringify(scope)], {
+    enabled: valid,
+    pushes: ['payins:payin-changed', 'payouts:payout-changed', 'notifications:notification-changed'],
+    throttleMs: 2_000,
+  });
+
+  // When a sweep ends, everything it read may have moved: reload the figures and the open list.
+  const [refreshKey, setRefreshKey] = useState(0);
+  const sweepState = useStore(useStores().sweep, (state) => state.sweep?.state);
+  const previous = useRef(sweepState);
+  const { reload: reloadTotals } = totals;
+  const { reload: reloadSummary } = summary;
+  useEffect(() => {
+    if (previous.current === 'running' && sweepState !== 'running') {
+      reloadTotals();
+      reloadSummary();
+      setRefreshKey((key) => key + 1);
+    }
+    previous.current = sweepState;
+  }, [sweepState, reloadTotals, reloadSummary]);
+
+  const errors = { ...totals.fieldErrors, ...summary.fieldErrors, ...problems };
+  return (
+    <Stack>
+      <Title order={2}>Reconciliation</Title>
+      <ReconciliationFilters filter={filter} onChange={(patch) => setFilter((f) => ({ ...f, ...patch }))} errors={errors} />
+      <SweepCard filter={settled} />
+      <TotalsSection query={totals} filter={settled} valid={valid} />
+      <ExceptionsSection summary={summary} scope={scope} valid={valid} refreshKey={refreshKey} />
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+import { Badge, Box, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import type { SearchMatch } from '../../../shared/contract';
+import { navigate } from '../../shell/use-route';
+import { formatMoney, formatTime } from '../transactions/format';
+import { StatusBadge } from '../transactions/StatusBadge';
+import { useLookup } from './use-lookup';
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const shortcut = isMac ? '⌘K' : 'Ctrl+K';
+
+const matchedLabels: Record<SearchMatch['matchedOn'], string> = {
+  request_id: 'request_id',
+  payin_id: 'payin_id',
+  merchantReference: 'merchantReference',
+  payout_id: 'payout_id',
+  email: 'e-mail',
+};
+
+function go(match: SearchMatch) {
+  navigate(match.subject === 'payin' ? 'payins' : 'payouts', { id: match.id });
+}
+
+/**
+ * Global search (Ctrl/Cmd+K anywhere, or the header button): an exact request_id, payin_id,
+ * payout_id, merchantReference or e-mail jumps to the transaction.
+ */
+export function GlobalSearch() {
+  const [opened, setOpened] = useState(false);
+  // Inputs included: the shortcut works wherever the focus is.
+  useHotkeys([['mod+K', () => setOpened(true)]], []);
+  return (
+    <>
+      <Button variant="default" size="xs" onClick={() => setOpened(true)} aria-label={`Search transactions (${shortcut})`} rightSection={<Kbd size="xs">{shortcut}</Kbd>}>
+        Search
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Find a transaction" size="lg" yOffset="10vh">
+        {opened && <SearchPanel onDone={() => setOpened(false)} />}
+      </Modal>
+    </>
+  );
+}
+
+function SearchPanel({ onDone }: { onDone: () => void }) {
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const { matches, answered, busy, error, now } = useLookup(query);
+  useEffect(() => setActive(0), [answered]);
+
+  const open = (match: SearchMatch) => {
+    onDone();
+    go(match);
+  };
+
+  const onKeyDown = async (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (matches.length > 0) setActive((i) => (i + (event.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const found = answered === query.trim() ? matches : await now();
+      const chosen = found[answered === query.trim() ? active : 0];
+      // One exact match: straight to it. Several: Enter opens the highlighted one.
+      if (chosen) open(chosen);
+    }
+  };
+
+  const listId = 'global-search-results';
+  const trimmed = query.trim();
+  return (
+    <Stack gap="sm">
+      <TextInput
+        label="Reference or e-mail"
+        description="Exact request_id, payin_id, payout_id, merchantReference or customer e-mail"
+        placeholder="e.g. 7f3c…, ana@example.com"
+        value={query}
+        onChange={(event) => setQuery(event.currentTarget.value)}
+        onKeyDown={(event) => void onKeyDown(event)}
+        rightSection={busy ? <Loader size="xs" aria-label="Searching" /> : null}
+        data-autofocus
+        role="combobox"
+        aria-expanded={matches.length > 0}
+        aria-controls={listId}
+        aria-activedescendant={matches.length > 0 ? `${listId}-${active}` : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        error={error ?? undefined}
+      />
+      <Box id={listId} role="listbox" aria-label="Matches">
+        {matches.map((match, index) => (
+          <UnstyledButton
+            key={`${match.subject}-${match.id}`}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            onClick={() => open(match)}
+            onMouseEnter={() => setActive(index)}
+            tabIndex={-1}
+            w="100%"
+            p="xs"
+            style={{ borderRadius: 'var(--mantine-radius-sm)', background: index === active ? 'var(--mantine-color-default-hover)' : undefined }}
+          >
+            <Group justify="space-between" wrap="nowrap">
+              <Stack gap={2} style={{ minWidth: 0 }}>
+                <Group gap="xs" wrap="nowrap">
+                  <Badge size="xs" variant="outline" color={match.subject === 'payin' ? 'indigo' : 'violet'}>
+                    {match.subject === 'payin' ? 'Pay-in' : 'Payout'}
+                  </Badge>
+                  <Text size="sm" ff="monospace" truncate="end">
+                    {match.reference}
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed" truncate="end">
+                  matched on {matchedLabels[match.matchedOn]} · {match.email} · {formatTime(match.createdAt)}
+                </Text>
+              </Stack>
+              <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+                <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                  {formatMoney(match.amount, match.currency, match.method)}
+                </Text>
+                <StatusBadge subject={match.subject} code={match.statusCode} />
+              </Group>
+            </Group>
+          </UnstyledButton>
+        ))}
+      </Box>
+      {trimmed !== '' && answered === trimmed && matches.length === 0 && !error && (
+        <Text c="dimmed" size="sm" role="status">
+          Nothing matches "{trimmed}" exactly. References and e-mails must be complete; for a prefix, use the pay-ins list's search.
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        ↑ ↓ to choose, Enter to open, Esc to close.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,155 @@
+import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { StatusReadView } from '../../../shared/contract';
+import { downloadText } from '../../components/download';
+import { useAction } from '../../components/use-action';
+import { useApi } from '../../stores/context';
+import { listHash } from './back-link';
+import { lastErrorCode, maskedCard } from './facts';
+import { PaymentPanel } from './PaymentPanel';
+import { ReferencesPanel } from './ReferencesPanel';
+import { StatusPanel } from './StatusPanel';
+import { subjectNoun } from './status';
+import { TimelineList } from './TimelineList';
+import { useTransaction, type LoadedTransaction } from './use-transaction';
+import { VerificationBadge } from './VerificationBadge';
+import { VerificationPanel } from './VerificationPanel';
+
+export interface TransactionDetailProps {
+  subject: 'payin' | 'payout';
+  /** The ledger row id (from the route `#/payins/<id>` or `#/payouts/<id>`). */
+  id: number;
+}
+
+/**
+ * One pay-in or payout as support sees it: status in the catalogue's words and what to tell the
+ * customer, amount and card, every reference with a copy button, notified vs verified, a status
+ * re-read, the evidence pack, and the whole timeline with raw JSON. Updates live on pushes.
+ */
+export function TransactionDetail({ subject, id }: TransactionDetailProps) {
+  const { state, reload } = useTransaction(subject, id);
+  const noun = subjectNoun(subject);
+  const back = (
+    <Anchor href={listHash(subject)} size="sm">
+      ← All {subject === 'payin' ? 'pay-ins' : 'payouts'}
+    </Anchor>
+  );
+
+  if (state.status === 'loading') {
+    return (
+      <Stack>
+        {back}
+        <Group>
+          <Loader size="sm" aria-label={`Loading the ${noun}`} />
+          <Text c="dimmed">Loading the {noun}…</Text>
+        </Group>
+      </Stack>
+    );
+  }
+  if (state.status !== 'ready') {
+    return (
+      <Stack>
+        {back}
+        <Alert color={state.status === 'not_found' ? 'yellow' : 'red'} title={state.status === 'not_found' ? `No such ${noun}` : `The ${noun} could not be loaded`}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{state.message}</Text>
+            {state.status === 'error' && (
+              <Button size="xs" variant="light" onClick={reload}>
+                Try again
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      </Stack>
+    );
+  }
+
+  const { data } = state;
+  const error = lastErrorCode(data.entries);
+  return (
+    <Stack data-testid="transaction-detail" data-subject={subject}>
+      {back}
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={2}>
+            {subject === 'payin' ? 'Pay-in' : 'Payout'} <Text span ff="monospace" inherit>{data.subject === 'payin' ? data.view.requestId : data.view.merchantReference}</Text>
+          </Title>
+          <Group gap="xs">
+            <VerificationBadge transaction={data.view} />
+            {data.view.mismatch && (
+              <Text size="sm" c="red" fw={600}>
+                Mismatch: see below
+              </Text>
+            )}
+          </Group>
+        </Stack>
+        <DetailActions data={data} onRead={reload} />
+      </Group>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <StatusPanel subject={subject} view={data.view} />
+        <PaymentPanel data={data} card={maskedCard(data.entries)} />
+        <ReferencesPanel data={data} errorCode={error?.code ?? null} />
+        <VerificationPanel subject={subject} view={data.view} />
+      </SimpleGrid>
+      <Title order={3}>Timeline</Title>
+      <TimelineList subject={subject} entries={data.entries} />
+    </Stack>
+  );
+}
+
+function readMessage(read: StatusReadView): { color: string; message: string } {
+  switch (read.result) {
+    case 'ok':
+      return { color: 'teal', message: `The gateway says: status ${read.statusCode ?? '(none)'}.` };
+    case 'rate_limited':
+      return { color: 'yellow', message: `The gateway asked to slow down; try again in ${read.retryAfterSeconds ?? 1} s.` };
+    case 'not_found':
+      return { color: 'yellow', message: 'The gateway does not know this transaction.' };
+    default:
+      return { color: 'red', message: `The status read failed (${read.result}${read.error ? `: ${read.error}` : ''}).` };
+  }
+}
+
+function DetailActions({ data, onRead }: { data: LoadedTransaction; onRead: () => void }) {
+  const api = useApi();
+  const reading = useAction();
+  const exporting = useAction();
+  const canRead = data.subject === 'payin' || data.view.payoutId !== null;
+
+  const reRead = async () => {
+    const read =
+      data.subject === 'payin'
+        ? await reading.run(async () => (await api.invoke('payins:read-status', data.view.payinId ? { profileId: data.view.profileId, payinId: data.view.payinId } : { profileId: data.view.profileId, requestId: data.view.requestId })).read)
+        : await reading.run(async () => (await api.invoke('payouts:read-status', { profileId: data.view.profileId, payoutId: data.view.payoutId ?? '' })).read);
+    if (read) notifications.show(readMessage(read));
+    onRead();
+  };
+
+  const exportEvidence = async () => {
+    const pack = await exporting.run(() => api.invoke('evidence:export', { subject: data.subject, id: data.view.id }), 'Evidence pack saved.');
+    if (pack) downloadText(pack.filename, pack.json, 'application/json');
+  };
+
+  return (
+    <Stack gap={4} align="flex-end">
+      <Group gap="xs">
+        <Button onClick={() => void reRead()} loading={reading.busy} disabled={!canRead} title={canRead ? undefined : 'No payout_id yet: nothing to read by.'}>
+          Re-read status
+        </Button>
+        <Button variant="default" onClick={() => void exportEvidence()} loading={exporting.busy}>
+          Export evidence pack
+        </Button>
+      </Group>
+      {reading.error && (
+        <Text size="sm" c="red" role="alert">
+          {reading.error}
+        </Text>
+      )}
+      {exporting.error && (
+        <Text size="sm" c="red" role="alert">
+          {exporting.error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
