@@ -3,7 +3,17 @@ import { defineConfig } from 'vitest/config';
 // Unit and integration tests: plain Node, real SQLite files, real HTTP on loopback, real keychain.
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/emulator/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/emulator/**/*.test.ts',
+      // Issue 8: crash, durability and hostile-input suites (each well under 5 minutes by default;
+      // PAYDESK_LONG=1 runs the long mode, PAYDESK_SEED=<n> replays a run).
+      'test/reliability/**/*.test.ts',
+      'test/security/**/*.test.ts',
+    ],
+    // Browser tests need the built app: they run with the end-to-end suite (vitest.e2e.config.ts).
+    exclude: ['**/node_modules/**', 'test/**/*.e2e.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -28,10 +28,20 @@ export function looksLikePan(value: string): boolean {
   return /^\d{13,19}$/.test(digits) && luhn10(digits);
 }
 
+/** Fields a person types words into, where a card number can end up inside the text ("Ana 4111 1111 …"). */
+const FREE_TEXT_KEYS = /^(first_?name|last_?name|name|address|city|state|zip_?code|card_?holder|account_?holder|cardholder_name|description|notes?|message|comment)$/i;
+/** 13-19 digits (single spaces or dashes between them) standing apart from other words. */
+const DIGIT_RUN = /(?<![\w+])\d(?:[ -]?\d){12,18}(?!\w)/g;
+
+/** Masks every card number inside a free text; identifiers, phone numbers and addresses of other kinds are left alone. */
+export function maskPansIn(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => (looksLikePan(run) ? maskPan(run) : run));
+}
+
 function redactValue(value: unknown, key: string): unknown {
   if (key !== '' && SECRET_KEYS.test(key)) return REDACTED;
   if (key !== '' && CARD_NUMBER_KEYS.test(key)) return typeof value === 'string' ? maskPan(value) : REDACTED;
-  if (typeof value === 'string') return looksLikePan(value) ? maskPan(value) : value;
+  if (typeof value === 'string') return looksLikePan(value) ? maskPan(value) : FREE_TEXT_KEYS.test(key) ? maskPansIn(value) : value;
   if (Array.isArray(value)) return value.map((inner) => redactValue(inner, ''));
   if (!isJsonObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, inner]) => [k, redactValue(inner, k)]));

@@ -112,6 +112,11 @@ export class ProfileService {
           merchantSiteId: patch.merchantSiteId ?? current.merchantSiteId,
         })
       : {};
+    // The merchant-token goes out with every call: it must not follow the profile to another
+    // address (a compromised renderer could otherwise point a profile at its own server). It is
+    // forgotten first, so a failure leaves the old address with its token.
+    const moved = environment !== current.environment || ('baseUrl' in facts && facts.baseUrl !== current.baseUrl);
+    if (moved && current.environment !== 'local') await this.deps.credentials.clearMerchantToken(current);
     this.deps.profiles.update(id, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.environment !== undefined ? { environment } : {}),
