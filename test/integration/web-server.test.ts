@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,14 +10,16 @@ import { tempDir } from '../helpers/temp-dir';
 let core: Core;
 let server: WebServer;
 let cleanup: () => void;
+let rendererDir: string;
 
 beforeAll(async () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const rendererDir = path.join(temp.dir, 'renderer');
+  rendererDir = path.join(temp.dir, 'renderer');
   mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(path.join(rendererDir, 'index.html'), '<html><head></head><body>app</body></html>');
   writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(path.join(rendererDir, 'assets', 'gone.js'), 'console.log(2)');
   core = await testCore(path.join(temp.dir, 'data'));
   server = await startWebServer({ dispatch: core.dispatch, events: core.events, rendererDir, log: silentLogger });
 });
@@ -79,6 +81,13 @@ describe('web-mode server', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     const asset = await request('/assets/app.js', { headers: { cookie: `paydesk_session=${server.token}` } });
     expect(asset.status).toBe(200);
+  });
+
+  it('answers 404 for an asset that vanished after start (a rebuild of out/), and keeps serving', async () => {
+    rmSync(path.join(rendererDir, 'assets', 'gone.js'));
+    const gone = await request('/assets/gone.js', { headers: { cookie: `paydesk_session=${server.token}` } });
+    expect(gone.status).toBe(404);
+    expect((await request('/assets/app.js', { headers: { cookie: `paydesk_session=${server.token}` } })).status).toBe(200);
   });
 
   it('does not accept the cookie alone for the API (no CSRF)', async () => {

@@ -28,11 +28,13 @@ export function ledgerHandlers({ views }: { views: LedgerViews }): Pick<Handlers
   };
 }
 
-export function notificationHandlers({ inspector }: { inspector: NotificationInspector }): Pick<Handlers, NotificationChannels> {
+/** `publish` announces a stored notification; the applier announces what it applies, so a replayed malformed copy (never applied) is announced here. */
+export function notificationHandlers({ inspector, publish }: { inspector: NotificationInspector; publish?: (id: number) => void }): Pick<Handlers, NotificationChannels> {
   return {
     'notifications:list': (input) => inspector.list(input),
     'notifications:replay': ({ id }) => {
       const { notification, replayOf, needsVerification } = inspector.replay(id);
+      if (notification.outcome === 'malformed' && notification.id !== replayOf) publish?.(notification.id);
       return { notification, replayOf, needsVerification };
     },
   };

@@ -30,6 +30,17 @@ export class SettingsService {
     this.write({ 'listener.port': port });
   }
 
+  /** The listener's host as the user last set it (Settings); null: the default, loopback. */
+  listenerHost(): string | null {
+    const row = this.db.prepare("SELECT value FROM settings WHERE key = 'listener.host'").get() as { value: string } | undefined;
+    const host: unknown = row ? JSON.parse(row.value) : null;
+    return typeof host === 'string' && host !== '' ? host : null;
+  }
+
+  rememberListenerAddress(host: string, port: number): void {
+    this.write({ 'listener.host': host, 'listener.port': port });
+  }
+
   update(patch: Partial<Settings>): Settings {
     this.write(patch);
     const settings = this.get();

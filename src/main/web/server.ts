@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import sirv from 'sirv';
+import serveStatic from 'serve-static';
 import type { Dispatch } from '../ipc/dispatcher';
 import type { EventBus } from '../services/event-bus';
 import { CONTENT_SECURITY_POLICY } from '../security-policy';
@@ -69,7 +69,9 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { dispatch, events, rendererDir, log } = options;
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const assets = sirv(rendererDir, { dev: false, etag: true, setHeaders: (res) => applyHeaders(res, securityHeaders) });
+  // serve-static reports a file that vanished mid-request (e.g. a rebuild of out/) to its callback
+  // instead of throwing from a stream, so a missing asset is a 404, never a crash.
+  const assets = serveStatic(rendererDir, { index: false, fallthrough: true, setHeaders: (res) => applyHeaders(res, securityHeaders) });
   const indexHtml = await readFile(path.join(rendererDir, 'index.html'), 'utf8');
   const sseClients = new Set<ServerResponse>();
   let port = 0;
@@ -126,7 +128,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       } else if (route === '/' || route === '/index.html') {
         if (guard(req, res, url, 'query-or-cookie')) serveIndex(res);
       } else if (guard(req, res, url, 'query-or-cookie')) {
-        assets(req, res, () => sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No such path: ${route}` } }));
+        assets(req, res, () => {
+          if (!res.headersSent) sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No such path: ${route}` } });
+        });
       }
     };
     handle().catch((error: unknown) => {

@@ -10,6 +10,10 @@ import { paymentsContract } from './payments';
 import { ledgerContract } from './ledger';
 import { notificationsContract } from './notifications';
 import { reconciliationContract } from './reconciliation';
+import { listenerContract } from './listener';
+import { limitsContract } from './limits';
+import { batchesContract } from './batches';
+import { viewsContract } from './views';
 
 export * from './app';
 export * from './profiles';
@@ -17,6 +21,10 @@ export * from './payments';
 export * from './ledger';
 export * from './notifications';
 export * from './reconciliation';
+export * from './listener';
+export * from './limits';
+export * from './batches';
+export * from './views';
 
 type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
@@ -27,6 +35,10 @@ export const invokeContract = {
   ...ledgerContract.invoke,
   ...notificationsContract.invoke,
   ...reconciliationContract.invoke,
+  ...listenerContract.invoke,
+  ...limitsContract.invoke,
+  ...batchesContract.invoke,
+  ...viewsContract.invoke,
 } as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
@@ -36,6 +48,10 @@ export const pushContract = {
   ...ledgerContract.push,
   ...notificationsContract.push,
   ...reconciliationContract.push,
+  ...listenerContract.push,
+  ...limitsContract.push,
+  ...batchesContract.push,
+  ...viewsContract.push,
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeContract;

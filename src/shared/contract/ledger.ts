@@ -22,6 +22,8 @@ export const transactionListInputSchema = z
   .object({
     profileId: z.string().min(1).optional(),
     statusCodes: codeList.optional(),
+    /** Reason codes (7.3), e.g. from the code explorer; unknown ones are matched as stored. */
+    reasonCodes: codeList.optional(),
     categories: z.array(statusCategorySchema).max(20).optional(),
     methods: codeList.optional(),
     currencies: z.array(z.string().trim().regex(/^[A-Za-z]{3}$/, 'A 3-letter currency code.').transform((c) => c.toUpperCase())).max(200).optional(),
@@ -33,6 +35,8 @@ export const transactionListInputSchema = z
     final: z.boolean().optional(),
     /** Prefix of the reference (request_id / merchantReference), the gateway id or the e-mail. */
     search: z.string().trim().min(1).max(200).optional(),
+    /** Default newest first (by creation time). A cursor belongs to the order it was made in. */
+    sort: z.enum(['newest', 'oldest']).optional(),
     cursor: z.string().max(200).nullable().optional(),
     limit: z.number().int().min(1).max(500).optional(),
   })
@@ -42,7 +46,7 @@ export type TransactionListInput = z.infer<typeof transactionListInputSchema>;
 const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
-    /** Pass back as `cursor` for the next (older) page; null on the last page. */
+    /** Pass back as `cursor` for the next page (older, or newer when sorted oldest first); null on the last page. */
     nextCursor: z.string().nullable(),
     /** Rows matching the filters; computed on the first page only (null on later pages). */
     total: z.number().int().nullable(),

@@ -201,8 +201,11 @@ const transactionFields = {
   lastVerifiedAt: z.string().nullable(),
   /** The latest notified claim: unverified until the gateway's own answer agrees; contradicted = mismatch. */
   claimState: z.enum(['unverified', 'verified', 'contradicted']).nullable(),
+  /** The first contradiction of any kind (kept forever; a mismatch for a human). */
   conflict: z.string().nullable(),
+  /** The first contradiction about the status (notification vs create answer / status read): the status mismatch list. */
   statusConflict: z.string().nullable(),
+  /** The first contradiction about amount or currency (a notification or a status read): the amount mismatch list. */
   factsConflict: z.string().nullable(),
   mismatch: z.boolean(),
   verification: z.enum(['unverified', 'verified', 'mismatch']),
@@ -257,7 +260,10 @@ export const statusReadViewSchema = z.object({
   httpStatus: z.number().int().nullable(),
   statusCode: z.string().nullable(),
   error: z.string().nullable(),
-  /** Seconds the gateway asked us to wait (HTTP 429). */
+  /**
+   * result "rate_limited": seconds until a read may be sent again, from the gateway's Retry-After
+   * (httpStatus 429), or what is left of it when this read was held back unsent (httpStatus null).
+   */
   retryAfterSeconds: z.number().nullable(),
   requestedAt: z.string(),
   respondedAt: z.string().nullable(),

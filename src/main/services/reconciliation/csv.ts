@@ -10,7 +10,8 @@ export interface CsvColumn<T> {
   value: (row: T) => string | number | boolean | null;
 }
 
-export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
+/** `header: false` writes rows only, so a long export can be written page by page. */
+export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[], { header = true }: { header?: boolean } = {}): string {
   const records = rows.map((row) =>
     columns.map((column) => {
       const value = column.value(row);
@@ -18,5 +19,5 @@ export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): 
       return typeof value === 'string' ? maskText(value) : String(value);
     }),
   );
-  return stringify(records, { header: true, columns: columns.map((c) => c.header), escape_formulas: true, record_delimiter: '\r\n', bom: false });
+  return stringify(records, { header, columns: columns.map((c) => c.header), escape_formulas: true, record_delimiter: '\r\n', bom: false });
 }
