@@ -39,9 +39,7 @@ function whyWebMode(binary) {
 const binary = electronBinary();
 const webReason = whyWebMode(binary);
 
-if (!args.includes('--help') && !args.includes('-h')) {
-  run(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn']);
-}
+run(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn']);
 
 let child;
 if (webReason) {

@@ -21,6 +21,8 @@ Options:
                       platform's app-data folder (Linux: ~/.config/Paydesk).
   -h, --help          Show this help.
 
+Paydesk also starts its embedded gateway emulator (the default "Local emulator" profile, state
+in <data-dir>/emulator.sqlite) and its notification listener on 127.0.0.1 (address in Settings).
 Credentials are kept only in the OS keychain, never in the data directory.`;
 
 export class OptionsError extends Error {}
