@@ -1,9 +1,8 @@
 import '@mantine/dates/styles.css';
 import { Button, Checkbox, Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedCallback } from '@mantine/hooks';
-import currencyCodes from 'currency-codes';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
+import { CURRENCY_OPTIONS, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
 import type { StatusCategoryView } from '../../../shared/contract';
 import { PAYIN_STATUS_CATALOGUE, REASON_CATALOGUE } from '../../../shared/spec/codes';
 import { METHOD_LABELS, PAYIN_METHODS } from '../../../shared/spec/methods';
@@ -14,29 +13,10 @@ const STATUS_OPTIONS = PAYIN_STATUS_CATALOGUE.map((e) => ({ value: String(e.code
 const REASON_OPTIONS = REASON_CATALOGUE.map((e) => ({ value: e.code, label: `${e.code} · ${e.meaning}` }));
 const CATEGORY_OPTIONS = Object.entries(categoryLabels).map(([value, label]) => ({ value, label }));
 const METHOD_OPTIONS = PAYIN_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
-const CURRENCY_OPTIONS = currencyCodes.codes();
-
-/** Options plus any value already chosen that the list does not know (an unknown code from a link stays visible). */
-function withChosen(options: { value: string; label: string }[], chosen: readonly string[]) {
-  const known = new Set(options.map((o) => o.value));
-  return [...options, ...chosen.filter((c) => !known.has(c)).map((c) => ({ value: c, label: `${c} · unknown` }))];
-}
 
 export function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: PayinFilters; onChange: (next: PayinFilters) => void; fieldErrors: Record<string, string> }) {
   const set = <K extends keyof PayinFilters>(key: K, value: PayinFilters[K]) => onChange({ ...filters, [key]: value });
-  // The search box updates the list after a pause in typing, not on every key. The box follows
-  // the route only when something else changed it (a saved view, "Clear filters"), not when the
-  // route merely echoes what was typed, which would drop keys typed meanwhile.
-  const [search, setSearch] = useState(filters.search);
-  const committed = useRef(filters.search);
-  useEffect(() => {
-    if (filters.search !== committed.current) setSearch(filters.search);
-    committed.current = filters.search;
-  }, [filters.search]);
-  const commitSearch = useDebouncedCallback((value: string) => {
-    committed.current = value.trim();
-    onChange({ ...filters, search: value.trim() });
-  }, 300);
+  const [search, typeSearch] = useDebouncedSearch(filters.search, (value) => onChange({ ...filters, search: value }));
   const statusOptions = useMemo(() => withChosen(STATUS_OPTIONS, filters.statusCodes), [filters.statusCodes]);
   const currencyOptions = useMemo(() => [...new Set([...CURRENCY_OPTIONS, ...filters.currencies])], [filters.currencies]);
 
@@ -46,10 +26,7 @@ export function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: Pa
         label="Search"
         placeholder="request_id, payin_id or e-mail (prefix)"
         value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          commitSearch(event.currentTarget.value);
-        }}
+        onChange={(event) => typeSearch(event.currentTarget.value)}
         error={fieldErrors.search}
         w={260}
       />

@@ -1,29 +1,18 @@
 import '@mantine/dates/styles.css';
 import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedCallback } from '@mantine/hooks';
-import currencyCodes from 'currency-codes';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { CURRENCY_OPTIONS, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
 import { PAYOUT_STATUS_CATALOGUE } from '../../../shared/spec/codes';
 import { METHOD_LABELS, PAYOUT_METHODS } from '../../../shared/spec/methods';
 import { hasAnyFilter, NO_FILTERS, type PayoutFilters } from './filters';
 
 const STATUS_OPTIONS = PAYOUT_STATUS_CATALOGUE.map((e) => ({ value: String(e.code), label: `${e.code} · ${e.meaning}` }));
 const METHOD_OPTIONS = PAYOUT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
-const CURRENCY_OPTIONS = currencyCodes.codes();
-
-/** Options plus any value already chosen that the list does not know (an unknown code from a link stays visible). */
-function withChosen(options: { value: string; label: string }[], chosen: readonly string[]) {
-  const known = new Set(options.map((o) => o.value));
-  return [...options, ...chosen.filter((c) => !known.has(c)).map((c) => ({ value: c, label: `${c} · unknown` }))];
-}
 
 export function PayoutFilterBar({ filters, onChange, fieldErrors }: { filters: PayoutFilters; onChange: (next: PayoutFilters) => void; fieldErrors: Record<string, string> }) {
   const set = <K extends keyof PayoutFilters>(key: K, value: PayoutFilters[K]) => onChange({ ...filters, [key]: value });
-  // The search box updates the list after a pause in typing, not on every key.
-  const [search, setSearch] = useState(filters.search);
-  useEffect(() => setSearch(filters.search), [filters.search]);
-  const commitSearch = useDebouncedCallback((value: string) => onChange({ ...filters, search: value.trim() }), 300);
+  const [search, typeSearch] = useDebouncedSearch(filters.search, (value) => onChange({ ...filters, search: value }));
   const statusOptions = useMemo(() => withChosen(STATUS_OPTIONS, filters.statusCodes), [filters.statusCodes]);
   const currencyOptions = useMemo(() => [...new Set([...CURRENCY_OPTIONS, ...filters.currencies])], [filters.currencies]);
 
@@ -33,10 +22,7 @@ export function PayoutFilterBar({ filters, onChange, fieldErrors }: { filters: P
         label="Search"
         placeholder="merchantReference, payout_id or e-mail (prefix)"
         value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          commitSearch(event.currentTarget.value);
-        }}
+        onChange={(event) => typeSearch(event.currentTarget.value)}
         error={fieldErrors.search}
         w={280}
       />
