@@ -88,8 +88,9 @@ export function BatchProgress({ id }: { id: number }) {
             <Progress.Section withAria={false} value={section(counts.cancelled)} color="gray" />
             <Progress.Section withAria={false} value={section(counts.sending)} color="blue" animated />
           </Progress.Root>
-          <Text size="sm" data-testid="batch-processed" aria-live="polite">
+          <Text size="sm" data-testid="batch-processed" data-in-flight={counts.sending} aria-live="polite">
             {processed} of {batch.total} processed · {counts.sent} sent · {counts.refused} refused · {counts.unknown} unknown · {counts.cancelled} cancelled · {counts.pending + counts.sending} to go
+            {counts.sending > 0 ? ` (${counts.sending} in flight)` : ''}
           </Text>
           <Text size="sm" c="dimmed" data-testid="batch-outcomes">
             Final states from the notifications: {batch.outcomes.paid} paid (P200) · {batch.outcomes.failed} failed · {batch.outcomes.processing} still processing
