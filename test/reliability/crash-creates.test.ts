@@ -6,7 +6,7 @@
 // the gateway holds each payment exactly once, under the one Idempotency-Key the ledger recorded,
 // the ledger agrees with it (ids, amounts, statuses), and both SQLite files pass integrity_check.
 // Default: ~60 creates and 6 kills; PAYDESK_LONG=1: 400 creates and 40 kills. PAYDESK_SEED replays.
-// (The payout CSV batch variant of item 1 belongs with the batch service; see docs/security.md.)
+// (The payout CSV batch variant of item 1 is test/reliability/crash-batch.test.ts.)
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import keytar from 'keytar';

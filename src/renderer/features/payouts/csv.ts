@@ -29,23 +29,40 @@ export interface Mapping {
   fixedMethod: PayoutMethod | null;
 }
 
+/** How a payout file is parsed: blank lines (also whitespace-only ones) skipped, delimiter guessed. */
+const PARSE_CONFIG = { skipEmptyLines: 'greedy' } as const;
+
 export function parseCsvFile(file: File): Promise<ParsedCsv> {
   return new Promise((resolve, reject) => {
     Papa.parse<string[]>(file, {
-      skipEmptyLines: 'greedy',
+      ...PARSE_CONFIG,
       complete: (result) => {
-        const [header, ...data] = result.data;
-        if (!header || header.every((cell) => cell.trim() === '')) return reject(new Error('The file is empty: the first row must name the columns.'));
-        if (data.length === 0) return reject(new Error('The file has a header row but no payouts.'));
-        if (data.length > BATCH_MAX_ROWS) return reject(new Error(`The file has ${data.length.toLocaleString()} rows; a batch holds at most ${BATCH_MAX_ROWS.toLocaleString()}. Split it.`));
-        const fatal = result.errors.find((e) => e.type === 'Quotes');
-        if (fatal) return reject(new Error(`Row ${(fatal.row ?? 0) + 1}: ${fatal.message}. Check the quotes in the file.`));
-        // Line numbers as a spreadsheet shows them (header = 1), skipping blank lines is close enough for messages.
-        resolve({ fileName: file.name, headers: header.map((h) => h.trim()), rows: data.map((cells, i) => ({ line: i + 2, cells })) });
+        try {
+          resolve(readParseResult(file.name, result));
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
       },
       error: (error) => reject(new Error(`The file could not be read: ${error.message}`)),
     });
   });
+}
+
+/** The same as parseCsvFile for text already read (a file's bytes decoded as UTF-8, which drops a BOM). Throws an Error saying what is wrong with the file. */
+export function parseCsvText(fileName: string, text: string): ParsedCsv {
+  return readParseResult(fileName, Papa.parse<string[]>(text.replace(/^\ufeff/, ''), PARSE_CONFIG));
+}
+
+/** Papa Parse's result as the batch screen uses it, or an Error naming what makes the file unusable. */
+function readParseResult(fileName: string, result: Papa.ParseResult<string[]>): ParsedCsv {
+  const [header, ...data] = result.data;
+  if (!header || header.every((cell) => cell.trim() === '')) throw new Error('The file is empty: the first row must name the columns.');
+  if (data.length === 0) throw new Error('The file has a header row but no payouts.');
+  if (data.length > BATCH_MAX_ROWS) throw new Error(`The file has ${data.length.toLocaleString()} rows; a batch holds at most ${BATCH_MAX_ROWS.toLocaleString()}. Split it.`);
+  const fatal = result.errors.find((e) => e.type === 'Quotes');
+  if (fatal) throw new Error(`Row ${(fatal.row ?? 0) + 1}: ${fatal.message}. Check the quotes in the file.`);
+  // Line numbers as a spreadsheet shows them (header = 1), skipping blank lines is close enough for messages.
+  return { fileName, headers: header.map((h) => h.trim()), rows: data.map((cells, i) => ({ line: i + 2, cells })) };
 }
 
 const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
