@@ -1,15 +1,25 @@
+import { Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { CodeExplorerScreen } from '../features/codes/CodeExplorerScreen';
 import { PayinsScreen } from '../features/payins/PayinsScreen';
-import { PayoutsScreen } from '../features/payouts/PayoutsScreen';
 import { PlaceholderScreen } from '../features/PlaceholderScreen';
-import { PlaygroundScreen } from '../features/playground/PlaygroundScreen';
-import { ReconciliationScreen } from '../features/reconciliation/ReconciliationScreen';
-import { SettingsScreen } from '../features/settings/SettingsScreen';
-import { WebhooksScreen } from '../features/webhooks/WebhooksScreen';
 import type { Route } from './use-route';
+
+// Pay-ins, the screen most sessions open on, and the small code explorer ship in the first bundle;
+// the other screens (charts, CSV parsing, JWT tools…) load when first opened, so a cold start
+// parses a fraction of the code.
+const PayoutsScreen = lazy(() => import('../features/payouts/PayoutsScreen').then((m) => ({ default: m.PayoutsScreen })));
+const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+const ReconciliationScreen = lazy(() => import('../features/reconciliation/ReconciliationScreen').then((m) => ({ default: m.ReconciliationScreen })));
+const PlaygroundScreen = lazy(() => import('../features/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })));
+const WebhooksScreen = lazy(() => import('../features/webhooks/WebhooksScreen').then((m) => ({ default: m.WebhooksScreen })));
 
 /** One case per screen; each screen reads its own id and params from the route. */
 export function CurrentScreen({ route, label, description }: { route: Route; label: string; description: string }) {
+  return <Suspense fallback={<Loader size="sm" aria-label="Loading screen" />}>{screenFor(route, label, description)}</Suspense>;
+}
+
+function screenFor(route: Route, label: string, description: string) {
   switch (route.screen) {
     case 'payins':
       return <PayinsScreen id={route.id} params={route.params} />;

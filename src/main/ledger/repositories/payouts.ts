@@ -35,7 +35,8 @@ export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow
   }
 
   protected toRecord(r: PayoutRow): PayoutRecord {
-    return { ...toBaseRecord(r), merchantReference: r.merchant_reference, payoutId: r.payout_id };
+    // Object.assign, not a spread: see PayinsRepository.toRecord.
+    return Object.assign(toBaseRecord(r), { merchantReference: r.merchant_reference, payoutId: r.payout_id });
   }
 
   /** The row of a payout about to be sent (status null until the gateway answers). */
@@ -54,8 +55,7 @@ export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow
   }
 
   byMerchantReference(profileId: string, merchantReference: string): PayoutRecord | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM payouts WHERE merchant_reference = ? AND profile_id = ?')
+    const row = this.sql('SELECT * FROM payouts WHERE merchant_reference = ? AND profile_id = ?')
       .get(merchantReference, profileId) as PayoutRow | undefined;
     return row && this.toRecord(row);
   }
@@ -63,8 +63,8 @@ export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow
   byPayoutId(payoutId: string, profileId?: string): PayoutRecord | undefined {
     const row = (
       profileId === undefined
-        ? this.db.prepare('SELECT * FROM payouts WHERE payout_id = ? ORDER BY id LIMIT 1').get(payoutId)
-        : this.db.prepare('SELECT * FROM payouts WHERE payout_id = ? AND profile_id = ?').get(payoutId, profileId)
+        ? this.sql('SELECT * FROM payouts WHERE payout_id = ? ORDER BY id LIMIT 1').get(payoutId)
+        : this.sql('SELECT * FROM payouts WHERE payout_id = ? AND profile_id = ?').get(payoutId, profileId)
     ) as PayoutRow | undefined;
     return row && this.toRecord(row);
   }

@@ -3,6 +3,7 @@
 // PayoutsRepository add their own columns on top.
 import { amountScale } from '../../../shared/spec/methods';
 import { checkAmount } from '../../../shared/money';
+import type { Statement } from 'better-sqlite3';
 import type { Ledger } from '../connection';
 import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
 import { isoTime, toFlag, type Clock } from '../support';
@@ -80,7 +81,16 @@ export function canonicalAmount(amount: string, method: string): string {
   return checked.value;
 }
 
+/** Past this many distinct statements the cache starts over (filtered pages vary their SQL). */
+const MAX_CACHED_STATEMENTS = 256;
+
 export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow> {
+  /**
+   * Statements prepared once per SQL text: compiling a statement costs more than running it on
+   * the hot paths (a seeded million rows spent a quarter of its time in prepare).
+   */
+  private readonly statements = new Map<string, Statement>();
+
   protected constructor(
     protected readonly db: Ledger,
     protected readonly now: Clock,
@@ -89,15 +99,25 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
 
   protected abstract toRecord(row: Row): T;
 
+  protected sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (statement === undefined) {
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   byId(id: number): T | undefined {
-    const row = this.db.prepare(`SELECT * FROM ${this.shape.table} WHERE id = ?`).get(id) as Row | undefined;
+    const row = this.sql(`SELECT * FROM ${this.shape.table} WHERE id = ?`).get(id) as Row | undefined;
     return row && this.toRecord(row);
   }
 
   /** Case-insensitive exact e-mail match, newest first. */
   byEmail(email: string, limit = 100): T[] {
     const sql = `SELECT * FROM ${this.shape.table} WHERE email = ? ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(email, limit) as Row[]).map((r) => this.toRecord(r));
+    return (this.sql(sql).all(email, limit) as Row[]).map((r) => this.toRecord(r));
   }
 
   /** Global search: the reference, the gateway id or the e-mail, in every profile, newest first. */
@@ -108,7 +128,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
         UNION SELECT id FROM ${table} WHERE ${gatewayId} = @term
         UNION SELECT id FROM ${table} WHERE email = @term)
       ORDER BY created_at DESC, id DESC LIMIT @limit`;
-    return (this.db.prepare(sql).all({ term, limit }) as Row[]).map((r) => this.toRecord(r));
+    return (this.sql(sql).all({ term, limit }) as Row[]).map((r) => this.toRecord(r));
   }
 
   /**
@@ -126,7 +146,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   applyStatus(id: number, update: StatusUpdate): StatusApplied<T> {
     const { table, kind } = this.shape;
     return this.db.transaction(() => {
-      const row = this.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row | undefined;
+      const row = this.sql(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row | undefined;
       if (!row) throw new RangeError(`no ${kind} row ${id}`);
       const at = isoTime(this.now());
       const incoming = statusFacts(kind, update.statusCode);
@@ -179,8 +199,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
         next.conflict ??= statusNote;
       }
       next.mismatch = toFlag(isMismatch(next));
-      this.db
-        .prepare(
+      this.sql(
           `UPDATE ${table} SET status_code = ?, status_category = ?, final = ?, reason_code = ?, status_changed_at = ?,
              last_notified_status = ?, last_notified_at = ?, last_verified_status = ?, last_verified_at = ?, verified_against = ?,
              claim_state = ?, conflict = ?, status_conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`,
@@ -199,8 +218,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   contradictClaim(id: number, note: string): T {
     const at = isoTime(this.now());
     const text = `${note} at ${at}`;
-    this.db
-      .prepare(
+    this.sql(
         `UPDATE ${this.shape.table} SET claim_state = 'contradicted', status_conflict = coalesce(status_conflict, ?),
            conflict = coalesce(conflict, ?), mismatch = 1, updated_at = ? WHERE id = ?`,
       )
@@ -216,8 +234,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     const { table, kind, reference: referenceColumn } = this.shape;
     const amount = canonicalAmount(facts.amount, facts.method);
     return this.db.transaction(() => {
-      const existing = this.db
-        .prepare(`SELECT * FROM ${table} WHERE ${referenceColumn} = ? AND profile_id = ?`)
+      const existing = this.sql(`SELECT * FROM ${table} WHERE ${referenceColumn} = ? AND profile_id = ?`)
         .get(reference, facts.profileId) as Row | undefined;
       if (existing) {
         const same = existing.amount === amount && existing.currency === facts.currency && existing.method === facts.method;
@@ -227,8 +244,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
       const at = isoTime(this.now());
       const columns = ['profile_id', referenceColumn, 'method', 'amount', 'currency', 'email', 'attempt_id', 'created_at', 'updated_at', ...Object.keys(extra)];
       const values = [facts.profileId, reference, facts.method, amount, facts.currency, facts.email, facts.attemptId ?? null, at, at, ...Object.values(extra)];
-      const id = this.db
-        .prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      const id = this.sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
         .run(...values).lastInsertRowid;
       return this.byIdOrThrow(Number(id));
     })();
@@ -244,8 +260,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
       this.byIdOrThrow(id);
       if (answer.gatewayId) this.attachGatewayId(id, answer.gatewayId);
       const sets = Object.keys(extra).map((column) => `${column} = coalesce(?, ${column})`);
-      this.db
-        .prepare(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`)
+      this.sql(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`)
         .run(...Object.values(extra), answer.createdAt ?? null, isoTime(this.now()), id);
       if (answer.statusCode === undefined || answer.statusCode === null) {
         return { outcome: 'unchanged' as const, record: this.byIdOrThrow(id), claim: 'none' as const };
@@ -257,10 +272,10 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** Sets the gateway's id when still unknown; a different id than the one held is a conflict. */
   attachGatewayId(id: number, value: string): T {
     const { table, gatewayId } = this.shape;
-    const row = this.db.prepare(`SELECT ${gatewayId} AS current FROM ${table} WHERE id = ?`).get(id) as { current: string | null } | undefined;
+    const row = this.sql(`SELECT ${gatewayId} AS current FROM ${table} WHERE id = ?`).get(id) as { current: string | null } | undefined;
     if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
     if (row.current === null) {
-      this.db.prepare(`UPDATE ${table} SET ${gatewayId} = ?, updated_at = ? WHERE id = ?`).run(value, isoTime(this.now()), id);
+      this.sql(`UPDATE ${table} SET ${gatewayId} = ?, updated_at = ? WHERE id = ?`).run(value, isoTime(this.now()), id);
     } else if (row.current !== value) {
       return this.noteConflict(id, `${gatewayId} ${row.current} contradicted by ${value}`);
     }
@@ -284,8 +299,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     const text = `${note} at ${at}`;
     const column = kind === 'facts' ? 'facts_conflict' : kind === 'status' ? 'status_conflict' : null;
     const extra = column ? `, ${column} = coalesce(${column}, @text)` : '';
-    this.db
-      .prepare(`UPDATE ${table} SET conflict = coalesce(conflict, @text)${extra}, mismatch = 1, updated_at = @at WHERE id = @id`)
+    this.sql(`UPDATE ${table} SET conflict = coalesce(conflict, @text)${extra}, mismatch = 1, updated_at = @at WHERE id = @id`)
       .run({ text, at, id });
     return this.byIdOrThrow(id);
   }
@@ -293,7 +307,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** Newest first unless request.order says oldest; see page.ts for the cursor. */
   page(filter: TransactionFilter = {}, request: PageRequest = {}): Page<T> {
     const { sql, params, size } = this.pageQuery(filter, request);
-    const rows = this.db.prepare(sql).all(...params) as Row[];
+    const rows = this.sql(sql).all(...params) as Row[];
     return toPage(rows.map((r) => this.toRecord(r)), size);
   }
 
@@ -309,7 +323,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** How many rows match the filter (the list's total). */
   count(filter: TransactionFilter = {}): number {
     const where = this.filterConditions(filter);
-    return (this.db.prepare(`SELECT count(*) AS n FROM ${this.shape.table} ${where.sql()}`).get(...where.params) as { n: number }).n;
+    return (this.sql(`SELECT count(*) AS n FROM ${this.shape.table} ${where.sql()}`).get(...where.params) as { n: number }).n;
   }
 
   private filterConditions(filter: TransactionFilter): Conditions {
@@ -343,13 +357,13 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** Rows whose notified claim no gateway answer has confirmed yet, oldest first (partial index). */
   unverifiedClaimIds(limit = 100_000): number[] {
     const sql = `SELECT id FROM ${this.shape.table} WHERE claim_state = 'unverified' ORDER BY created_at, id LIMIT ?`;
-    return (this.db.prepare(sql).all(limit) as { id: number }[]).map((r) => r.id);
+    return (this.sql(sql).all(limit) as { id: number }[]).map((r) => r.id);
   }
 
   /** How many rows carry each status code (the code explorer's counts). */
   countByStatus(): Map<string, number> {
     const sql = `SELECT status_code AS code, count(*) AS n FROM ${this.shape.table} WHERE status_code IS NOT NULL GROUP BY status_code`;
-    const rows = this.db.prepare(sql).all() as { code: string; n: number }[];
+    const rows = this.sql(sql).all() as { code: string; n: number }[];
     return new Map(rows.map((r) => [r.code, r.n]));
   }
 }

@@ -1,0 +1,65 @@
+// Web mode cold start on the seeded ledger: from spawning the built main process (out/main/web.js)
+// to the first pay-ins page rendered in Chromium (rows in the table), with the browser already
+// running; then the main process's peak memory (VmHWM). The ledger is copied into a fresh data
+// directory so the cached file stays untouched.
+//   node --import tsx bench/web-cold-start.ts --ledger FILE
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { argText, ensureBenchDir, log, report, root, round, type Figure } from './lib';
+
+const ledger = argText('ledger', '');
+if (!ledger) throw new Error('usage: web-cold-start.ts --ledger FILE');
+const entry = path.join(root, 'out/main/web.js');
+if (!existsSync(entry)) throw new Error(`${entry} is missing: npm run bench builds it (electron-vite build)`);
+const dataDir = mkdtempSync(path.join(ensureBenchDir(), 'web-'));
+copyFileSync(ledger, path.join(dataDir, 'ledger.sqlite'));
+const browser = await chromium.launch({
+  executablePath: process.env.PAYDESK_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const memory = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+const t0 = performance.now();
+const child = spawn(process.execPath, [entry, '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+let output = '';
+child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+try {
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web mode printed no address within 30 s:\n${output}`)), 30_000);
+    child.stdout.on('data', () => {
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`web mode exited with ${code}:\n${output}`)));
+  });
+  const listening = performance.now() - t0;
+  const page = await browser.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.goto(`${url}#/payins`);
+  const loaded = performance.now() - t0;
+  await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').first().waitFor();
+  const rendered = performance.now() - t0;
+  const rows = await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').count();
+  // Scroll the list a little and let main settle, so the peak includes a second page.
+  await page.mouse.wheel(0, 4000);
+  await new Promise((r) => setTimeout(r, 500));
+  const peak = child.pid ? memory(child.pid, 'VmHWM') : 0;
+  const rss = child.pid ? memory(child.pid, 'VmRSS') : 0;
+  log(`web: address after ${round(listening)} ms, page loaded after ${round(loaded)} ms, first pay-ins page (${rows} rows) after ${round(rendered)} ms; main RSS ${round(rss)} MB, peak ${round(peak)} MB`);
+  const figures: Figure[] = [
+    { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.5 }, note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
+    { name: 'web main-process memory (peak RSS)', value: round(peak, 1), unit: 'MB', target: { op: '<', value: 400 }, note: `RSS ${round(rss, 1)} MB after the first page` },
+  ];
+  report(figures);
+} finally {
+  await browser.close();
+  child.kill('SIGTERM');
+  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  rmSync(dataDir, { recursive: true, force: true });
+}
