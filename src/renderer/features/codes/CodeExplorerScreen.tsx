@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Group, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { CodeUsage } from '../../../shared/contract';
 import {
@@ -12,6 +12,7 @@ import { categoryColors, categoryLabels } from './category';
 import { CodeRow } from './CodeRow';
 import { UnknownCodesSection } from './UnknownCodesSection';
 import { usageKey, useCodeUsage } from './use-code-usage';
+import { LoadError } from '../../components/LoadError';
 
 const catalogues = {
   payin_status: { label: 'Pay-in status (3.1)', entries: PAYIN_STATUS_CATALOGUE },
@@ -46,12 +47,9 @@ export function CodeExplorerScreen() {
     <Stack>
       <Title order={2}>Code explorer</Title>
       {usage.error && (
-        <Alert color="red" role="alert" title="Ledger counts could not be loaded">
-          {usage.error} The catalogue below is complete; only the counts are missing.{' '}
-          <Anchor component="button" onClick={usage.reload}>
-            Try again
-          </Anchor>
-        </Alert>
+        <LoadError title="Ledger counts could not be loaded" message={usage.error} onRetry={usage.reload}>
+          The catalogue below is complete; only the counts are missing.
+        </LoadError>
       )}
       <Tabs value={kind} onChange={(value) => value && setKind(value as CodeKind)}>
         <Tabs.List>

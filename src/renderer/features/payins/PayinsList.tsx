@@ -13,6 +13,7 @@ import { SavedViewsControl } from '../transactions/SavedViewsControl';
 import { payinColumns } from './columns';
 import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, hasAnyFilter, queryKey, type PayinFilters } from './filters';
 import { PayinFilterBar } from './PayinFilterBar';
+import { LoadError } from '../../components/LoadError';
 
 /** Every pay-in in the ledger: filters in the route, keyset pages as the user scrolls, live rows. */
 export function PayinsList({ params }: { params: Record<string, string> }) {
@@ -72,16 +73,7 @@ export function PayinsList({ params }: { params: Record<string, string> }) {
           {exporting.error}
         </Alert>
       )}
-      {error && (
-        <Alert color="red" title="The pay-ins could not be loaded">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{error}</Text>
-            <Button size="xs" variant="light" onClick={() => void store.getState().refresh()}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      {error && <LoadError title="The pay-ins could not be loaded" message={error} onRetry={() => void store.getState().refresh()} />}
       <VirtualTable
         label="Pay-ins"
         columns={payinColumns}

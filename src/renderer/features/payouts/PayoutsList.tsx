@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { PayoutView } from '../../../shared/contract';
@@ -9,6 +9,7 @@ import { rememberListHash } from '../transactions/back-link';
 import { payoutColumns } from './columns';
 import { filtersFromParams, filtersToParams, filtersToQuery, hasAnyFilter, type PayoutFilters } from './filters';
 import { PayoutFilterBar } from './PayoutFilterBar';
+import { LoadError } from '../../components/LoadError';
 
 /** Every payout in the ledger: filters in the route, keyset pages as the user scrolls, live status. */
 export function PayoutsList({ params }: { params: Record<string, string> }) {
@@ -37,16 +38,7 @@ export function PayoutsList({ params }: { params: Record<string, string> }) {
         </Button>
       </Group>
       <PayoutFilterBar filters={filters} onChange={setFilters} fieldErrors={errorFields} />
-      {error && (
-        <Alert color="red" title="The payouts could not be loaded">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{error}</Text>
-            <Button size="xs" variant="light" onClick={() => void store.getState().refreshList()}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      {error && <LoadError title="The payouts could not be loaded" message={error} onRetry={() => void store.getState().refreshList()} />}
       <VirtualTable
         label="Payouts"
         columns={payoutColumns}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import type { ExceptionKind, ExceptionRow } from '../../../shared/contract';
 import { type Column, VirtualTable } from '../../components/VirtualTable';
 import { navigate } from '../../shell/use-route';
@@ -7,6 +7,7 @@ import { StatusBadge } from '../transactions/StatusBadge';
 import { subjectNoun } from '../transactions/status';
 import { ExportCsvButton } from './ExportCsvButton';
 import { useExceptionPages } from './use-exception-pages';
+import { LoadError } from '../../components/LoadError';
 
 const code = (value: string | null) => (
   <Text span size="sm" ff="monospace">
@@ -68,14 +69,7 @@ export function ExceptionList({ kind, label, explains, scope, enabled, refreshKe
           <ExportCsvButton label="Export list CSV" input={{ what: 'exceptions', kind, ...scope }} disabled={!enabled} />
         </Group>
       </Group>
-      {pages.error && (
-        <Alert color="red" role="alert" mb="xs" title={`${label} could not be loaded`}>
-          {pages.error}{' '}
-          <Anchor component="button" onClick={pages.reload}>
-            Try again
-          </Anchor>
-        </Alert>
-      )}
+      {pages.error && <LoadError title={`${label} could not be loaded`} message={pages.error} onRetry={pages.reload} />}
       <VirtualTable
         label={label}
         columns={columns}

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
+import { Badge, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ExceptionKind, InvokeOutput } from '../../../shared/contract';
 import type { LiveQuery } from '../../components/use-live-query';
 import { exceptionKinds } from './exception-kinds';
 import { ExceptionList } from './ExceptionList';
+import { LoadError } from '../../components/LoadError';
 
 type Summary = InvokeOutput<'reconciliation:summary'>;
 
@@ -24,14 +25,7 @@ export function ExceptionsSection({ summary, scope, valid, refreshKey }: Props) 
         <Title order={3}>Exceptions</Title>
         {summary.loading && <Loader size="xs" aria-label="Counting exceptions" />}
       </Group>
-      {summary.error && (
-        <Alert color="red" role="alert" title="Exception counts could not be loaded">
-          {summary.error}{' '}
-          <Anchor component="button" onClick={summary.reload}>
-            Try again
-          </Anchor>
-        </Alert>
-      )}
+      {summary.error && <LoadError title="Exception counts could not be loaded" message={summary.error} onRetry={summary.reload} />}
       <Tabs value={kind} onChange={(value) => value && setKind(value as ExceptionKind)} keepMounted={false}>
         <Tabs.List aria-label="Exception lists">
           {exceptionKinds.map(({ kind: k, label }) => {

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { InvokeOutput } from '../../../shared/contract';
 import type { LiveQuery } from '../../components/use-live-query';
@@ -8,6 +8,7 @@ import { type ReconciliationFilter, totalsInput } from './filter';
 import { TotalsCharts } from './TotalsCharts';
 import { TotalsTable } from './TotalsTable';
 import { type Grouping, groupTotals, type TotalsGroup } from './totals-groups';
+import { LoadError } from '../../components/LoadError';
 
 type Totals = InvokeOutput<'reconciliation:totals'>;
 
@@ -50,14 +51,7 @@ export function TotalsSection({ query, filter, valid }: { query: LiveQuery<Total
           <ExportCsvButton label="Export totals CSV" input={{ what: 'totals', ...totalsInput(filter) }} disabled={!valid} />
         </Group>
       </Group>
-      {query.error && (
-        <Alert color="red" title="Totals could not be loaded" role="alert">
-          {query.error}{' '}
-          <Anchor component="button" onClick={query.reload}>
-            Try again
-          </Anchor>
-        </Alert>
-      )}
+      {query.error && <LoadError title="Totals could not be loaded" message={query.error} onRetry={query.reload} />}
       {!rows && query.loading && <Skeleton h={260} aria-label="Loading totals" />}
       {rows && rows.length === 0 && (
         <Card withBorder data-testid="totals-empty">

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Card, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ListenerState } from '../../../shared/contract';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi, useProfiles } from '../../stores/context';
+import { LoadError } from '../../components/LoadError';
 
 /**
  * Where the notification listener listens, each profile's notification URL, and a change of
@@ -23,14 +24,7 @@ export function ListenerSection() {
       <Text size="sm" c="dimmed" mb="sm">
         The local HTTP server the gateway posts v2 notifications to. Behind a reverse proxy, set the profile&apos;s public URL instead of opening the listener to the network.
       </Text>
-      {query.error && !state && (
-        <Alert color="red" role="alert" title="The listener address could not be read">
-          {query.error}{' '}
-          <Anchor component="button" onClick={query.reload}>
-            Try again
-          </Anchor>
-        </Alert>
-      )}
+      {query.error && !state && <LoadError title="The listener address could not be read" message={query.error} onRetry={query.reload} />}
       {!state && !query.error && <Skeleton h={80} aria-label="Loading the listener address" />}
       {state && <ListenerDetails state={state} onChanged={setPushed} />}
     </Card>
