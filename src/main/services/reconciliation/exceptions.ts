@@ -72,6 +72,20 @@ function encode(parts: unknown[]): string {
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
 }
 
+/** Adds the profile filter and the "ids below the cursor" condition of the id-ordered lists. */
+function narrowByProfileAndCursor(alias: string, profileId: string | undefined, cursor: string | null, terms: string[], params: unknown[]): void {
+  if (profileId !== undefined) {
+    terms.push(`${alias}.profile_id = ?`);
+    params.push(profileId);
+  }
+  if (cursor) {
+    const [id] = decode(cursor);
+    if (typeof id !== 'number') throw new ServiceError('invalid_input', 'Invalid page cursor.', { cursor: 'Not a cursor of this list.' });
+    terms.push(`${alias}.id < ?`);
+    params.push(id);
+  }
+}
+
 function decode(cursor: string): unknown[] {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -251,16 +265,7 @@ export class ExceptionLists {
     const outcome = query.kind === 'orphans' ? 'orphan' : 'duplicate';
     const terms = [`n.outcome = '${outcome}'`];
     const params: unknown[] = [];
-    if (query.profileId !== undefined) {
-      terms.push('n.profile_id = ?');
-      params.push(query.profileId);
-    }
-    if (cursor) {
-      const [id] = decode(cursor);
-      if (typeof id !== 'number') throw new ServiceError('invalid_input', 'Invalid page cursor.', { cursor: 'Not a cursor of this list.' });
-      terms.push('n.id < ?');
-      params.push(id);
-    }
+    narrowByProfileAndCursor('n', query.profileId, cursor, terms, params);
     const rows = this.db
       .prepare(
         `SELECT n.id, n.profile_id, n.received_at, n.event, n.transaction_ref, n.request_ref, n.status_code, n.detail, n.body,
@@ -320,16 +325,7 @@ export class ExceptionLists {
     const where = this.attemptWhere();
     const terms = [where.sql.replace(/\b(state|updated_at)\b/g, 'a.$1')];
     const params = [...where.params];
-    if (query.profileId !== undefined) {
-      terms.push('a.profile_id = ?');
-      params.push(query.profileId);
-    }
-    if (cursor) {
-      const [id] = decode(cursor);
-      if (typeof id !== 'number') throw new ServiceError('invalid_input', 'Invalid page cursor.', { cursor: 'Not a cursor of this list.' });
-      terms.push('a.id < ?');
-      params.push(id);
-    }
+    narrowByProfileAndCursor('a', query.profileId, cursor, terms, params);
     const rows = this.db
       .prepare(
         `SELECT a.id, a.profile_id, a.kind, a.reference, a.state, a.error, a.created_at, a.try_count,
