@@ -128,7 +128,7 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
           finishedEarly = true;
           break;
         }
-        // A kill before the core created its data directory leaves nothing to check.
+        // A kill before the core created its data directory leaves nothing to check or count.
         if (!existsSync(ledgerFile)) continue;
         expect(integrityProblems(ledgerFile), `${replay}: ledger after kill of run ${run}`).toEqual([]);
         cutMidSend += withDb(ledgerFile, (db) => db.prepare("SELECT count(*) FROM batch_items WHERE state = 'sending'").pluck().get() as number);

@@ -2,6 +2,7 @@
 // the gateway holds) and Paydesk's ledger (what the app recorded). Each helper opens its own
 // connection and closes it, so the files can be checked between kills as another process would.
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 
 export function withDb<T>(file: string, read: (db: Database.Database) => T): T {
   // Not readonly: after a SIGKILL the WAL may need recovery, which a read-only connection cannot do.
@@ -21,6 +22,15 @@ export function integrityProblems(file: string): string[] {
     const foreign = (db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[]).map((r) => `foreign key: ${r.table} row ${r.rowid} → ${r.parent}`);
     return [...integrity, ...foreign];
   });
+}
+
+/**
+ * The check made after each kill. A kill can land before the child has created its ledger at all;
+ * then there is no file and nothing to check. The final checks use integrityProblems, which
+ * requires the file.
+ */
+export function integrityProblemsAfterKill(file: string): string[] {
+  return existsSync(file) ? integrityProblems(file) : [];
 }
 
 export interface GatewayPayin {
