@@ -99,12 +99,31 @@ describe('notification listener: stored before acknowledged', () => {
 
   it('answers requests in flight when closed, then refuses connections', async () => {
     const fx = await listenerFixture();
-    const inFlight = Array.from({ length: 20 }, (_, i) => post(fx.url, payinNotification(`close-${i}`)));
-    await new Promise((resolve) => setImmediate(resolve));
-    await fx.listener.close();
-    const replies = await Promise.allSettled(inFlight);
-    const answered = replies.filter((r) => r.status === 'fulfilled' && r.value.status === 200).length;
-    expect(fx.rowCount()).toBe(answered);
+    // Each request has sent its head and half its body when close() starts: truly in flight.
+    const bodies = Array.from({ length: 20 }, (_, i) => payinNotification(`close-${i}`));
+    const started = bodies.map((body) => {
+      const req = http.request(fx.url, { method: 'POST', agent: false, timeout: 10_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const reply = new Promise<number>((resolve, reject) => {
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('timeout', () => req.destroy(new Error('request timed out')));
+        req.on('error', reject);
+      });
+      const half = Math.floor(body.length / 2);
+      const headSent = new Promise<void>((resolve) => req.write(body.slice(0, half), () => resolve()));
+      return { req, rest: body.slice(half), reply, headSent };
+    });
+    await Promise.all(started.map((s) => s.headSent));
+    // Loopback: long enough for the listener to accept the 20 connections and read their heads.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closing = fx.listener.close();
+    for (const s of started) s.req.end(s.rest);
+    const statuses = await Promise.all(started.map((s) => s.reply));
+    await closing;
+    expect(statuses).toEqual(bodies.map(() => 200));
+    expect(fx.rowCount()).toBe(bodies.length);
     await expect(post(fx.url, payinNotification('late'))).rejects.toThrow(/ECONNREFUSED/);
     fx.reader.close();
     fx.ledger.close();
