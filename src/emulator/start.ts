@@ -29,6 +29,7 @@ import {
 import { iso, randomIds, stderrLogger, systemClock } from './runtime';
 import { openDatabase } from './store/database';
 import { DeliveryRepo } from './store/deliveries';
+import { GroupCommit } from './store/group-commit';
 import { IdempotencyRepo } from './store/idempotency';
 import { KeyRepo } from './store/keys';
 import { MetaRepo } from './store/meta';
@@ -63,16 +64,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const merchant = new MerchantAccount(loadMerchant(meta, ids, options.merchant), meta);
   const faults = new FaultState();
   const deliveries = new DeliveryRepo(db);
-  const notifier = new Notifier({ repo: deliveries, clock, schedule, faults, log });
+  const afterCommit = (effect: () => void): void => db.afterCommit(effect);
+  const notifier = new Notifier({ repo: deliveries, clock, schedule, faults, log, afterCommit });
   const timers = new TimerSet();
   const payinRepo = new PayinRepo(db);
   const payoutRepo = new PayoutRepo(db);
   const tokens = new TokenRepo(db);
   const keys = new KeyRepo(db);
-  const payins = new PayinService({ payins: payinRepo, tokens, notifier, clock, ids, timing, timers, log });
-  const payouts = new PayoutService({ payouts: payoutRepo, notifier, clock, ids, timing, timers, log });
+  const payins = new PayinService({ payins: payinRepo, tokens, notifier, clock, ids, timing, timers, log, afterCommit });
+  const payouts = new PayoutService({ payouts: payoutRepo, notifier, clock, ids, timing, timers, log, afterCommit });
   const limiter = new RateLimiter(clock, rateLimit);
-  const gate = new IdempotencyGate(new IdempotencyRepo(db), () => iso(clock.now()));
+  const commits = new GroupCommit(db);
+  const gate = new IdempotencyGate(new IdempotencyRepo(db), () => iso(clock.now()), commits);
   const deps: ApiDeps = { clock, merchant, faults, limiter, payins, payinRepo, payouts, payoutRepo, keys, tokens, jwt: new JwtVerifier(keys, clock) };
 
   const router = new Router();
@@ -113,6 +116,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         timers.close();
         await notifier.close();
         await transport.close();
+        commits.flush();
         db.close();
       })();
       return closing;

@@ -36,7 +36,7 @@ describe('lifecycle', () => {
     expect(r.json).toMatchObject({ status: 'success', status_code: 'P100' });
     expect(r.json.payout_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof r.json.merchantReference).toBe('string');
-    expect((await read(r.json.payout_id)).json.status_code).toBe('P100');
+    // The read between create and P101 is the next test's, with timing slow enough for a busy machine.
     const n = await notified(r.json.payout_id);
     expect(n.path).toBe('/payouts');
     expect(n.body).toMatchObject({ event: 'v2_payout_notification', status: 'success', status_code: 'P200', payout_id: r.json.payout_id, method, merchantReference: r.json.merchantReference });
@@ -46,7 +46,7 @@ describe('lifecycle', () => {
   });
 
   test('P101 is observed between P100 and the final state', async () => {
-    const own = await (await import('./helpers')).startTestEmulator({ scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 100, payoutFinalMs: 600 } });
+    const own = await (await import('./helpers')).startTestEmulator({ scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 400, payoutFinalMs: 900 } });
     try {
       const r = await api(own)('/payouts/create', payoutBody(own, 'fps', rc.url()));
       const statusOf = async () => (await api(own)('/payouts/get-status', { merchant_id: own.merchant.merchant_id, payout_id: r.json.payout_id })).json.status_code;

@@ -5,8 +5,8 @@ import { validatePayinCreate, validatePayinStatusRead } from '../../shared/spec/
 import type { Request } from '../http/types';
 import type { NewPayin } from '../domain/payin-service';
 import type { PayinRecord, PayinUrls } from '../store/payins';
-import type { EndpointResult } from './pipeline';
-import { apiError, ok } from './replies';
+import type { Commit, EndpointResult } from './pipeline';
+import { apiError, ok, okPlain } from './replies';
 import type { ApiDeps } from './context';
 import { injectedSystemError, merchantInactive, methodDisabled, rateLimited, str, validationFailed } from './common';
 
@@ -52,17 +52,23 @@ export function payinPreconditions(deps: ApiDeps, body: Record<string, unknown>)
   return methodDisabled('payin', deps, str(body.payment_method), 'payment_method', body.request_id);
 }
 
+/** Writes the pay-in; the answer of 2.2 binds the key, a request_id already taken does not. */
+export function insertPayin(deps: ApiDeps, input: NewPayin, origin: string): EndpointResult {
+  const record = deps.payins.create(input, origin);
+  if (!record) return duplicateRequestId(input.request_id);
+  return { ...okPlain(deps.payins.createResponse(record)), bind: true };
+}
+
 export function createPayin(deps: ApiDeps) {
-  return (body: Record<string, unknown>, req: Request): EndpointResult => {
+  return (body: Record<string, unknown>, req: Request): EndpointResult | Commit => {
     const early = injectedSystemError('payin', deps, body.request_id) ?? merchantInactive('payin', deps, body.request_id);
     if (early) return early;
     const v = validatePayinCreate(body, { now: deps.clock.now(), siteId: deps.merchant.siteId });
     if (!v.ok) return validationFailed('payin', v, body.request_id);
     const refused = payinPreconditions(deps, body);
     if (refused) return refused;
-    const record = deps.payins.create({ ...payinInput(body, deps.merchant.id, 'payin'), card: null, token: null }, req.origin);
-    if (!record) return duplicateRequestId(str(body.request_id));
-    return { ...ok(deps.payins.createResponse(record)), bind: true };
+    const input: NewPayin = { ...payinInput(body, deps.merchant.id, 'payin'), card: null, token: null };
+    return () => insertPayin(deps, input, req.origin);
   };
 }
 

@@ -3,8 +3,9 @@ import { checkAmount } from '../../shared/money';
 import { isJsonObject } from '../../shared/json';
 import { amountScale } from '../../shared/spec/methods';
 import { validatePayoutCreate, validatePayoutStatusRead } from '../../shared/spec/field-rules';
-import type { EndpointResult } from './pipeline';
-import { apiError, ok } from './replies';
+import type { Commit, EndpointResult } from './pipeline';
+import type { NewPayout } from '../domain/payout-service';
+import { apiError, ok, okPlain } from './replies';
 import type { ApiDeps } from './context';
 import { injectedSystemError, merchantInactive, methodDisabled, rateLimited, str, validationFailed } from './common';
 
@@ -29,7 +30,7 @@ export function maskDestination(details: Record<string, unknown>): Record<string
 }
 
 export function createPayout(deps: ApiDeps) {
-  return (body: Record<string, unknown>): EndpointResult => {
+  return (body: Record<string, unknown>): EndpointResult | Commit => {
     const early = injectedSystemError('payout', deps, body.merchantReference) ?? merchantInactive('payout', deps, body.merchantReference);
     if (early) return early;
     const v = validatePayoutCreate(body, { now: deps.clock.now(), siteId: deps.merchant.siteId });
@@ -39,7 +40,7 @@ export function createPayout(deps: ApiDeps) {
     const method = str(body.method);
     const amount = checkAmount(body.amount, amountScale(method));
     const customer = isJsonObject(body.customer) ? body.customer : {};
-    const record = deps.payouts.create({
+    const input: NewPayout = {
       merchant_id: deps.merchant.id,
       merchant_reference: str(body.merchantReference),
       method,
@@ -48,8 +49,8 @@ export function createPayout(deps: ApiDeps) {
       email: str(customer.email),
       notification_url: str(body.notificationUrl),
       destination: maskDestination(isJsonObject(body.paymentDetails) ? body.paymentDetails : {}),
-    });
-    return { ...ok(deps.payouts.createResponse(record)), bind: true };
+    };
+    return () => ({ ...okPlain(deps.payouts.createResponse(deps.payouts.create(input))), bind: true });
   };
 }
 

@@ -1,11 +1,12 @@
 // What every V2 endpoint checks before its own logic, in this order: merchant-token (401),
 // Content-Type (400), Idempotency-Key on create calls (400), well-formed JSON object (400),
 // body merchant_id of the token's merchant (401); then idempotent replay for create calls.
-import { isJsonObject, parseJson } from '../../shared/json';
+import { isJsonObject } from '../../shared/json';
 import type { Reply, Request } from '../http/types';
-import type { IdempotencyGate } from '../domain/idempotency-gate';
+import type { GateResponse, IdempotencyGate } from '../domain/idempotency-gate';
 import { requestHash } from '../domain/idempotency-gate';
 import type { MerchantAccount } from '../domain/merchant';
+import { parseBody } from './parse-body';
 import { apiError, BAD_REQUEST_CODE, type Flavor } from './replies';
 
 export interface EndpointResult extends Reply {
@@ -13,17 +14,37 @@ export interface EndpointResult extends Reply {
   bind?: boolean;
 }
 
-export interface EndpointSpec {
+/**
+ * A creation's writes, returned by a handler once every check has passed. The pipeline commits it
+ * together with the binding of the Idempotency-Key, and answers once that commit is done.
+ */
+export type Commit = () => EndpointResult;
+
+interface EndpointBase {
   flavor: Flavor;
   name: string;
-  create: boolean;
+}
+
+/** A read: answers at once, writes nothing that needs committing. */
+export interface ReadEndpointSpec extends EndpointBase {
+  create: false;
   handle(body: Record<string, unknown>, req: Request): Promise<EndpointResult> | EndpointResult;
 }
+
+/** A create: needs an Idempotency-Key; its writes (a Commit) are committed with the key's binding. */
+export interface CreateEndpointSpec extends EndpointBase {
+  create: true;
+  handle(body: Record<string, unknown>, req: Request): Promise<EndpointResult | Commit> | EndpointResult | Commit;
+}
+
+export type EndpointSpec = ReadEndpointSpec | CreateEndpointSpec;
 
 export interface PipelineDeps {
   merchant: MerchantAccount;
   gate: IdempotencyGate;
 }
+
+const toGate = (r: EndpointResult): GateResponse => ({ httpStatus: r.status, text: r.body, bind: r.bind === true });
 
 const header = (req: Request, name: string): string | undefined => {
   const v = req.headers[name];
@@ -46,6 +67,22 @@ export function endpoint(spec: EndpointSpec, deps: PipelineDeps): (req: Request)
   const bad = (error: Parameters<typeof apiError>[1]['error'], message: string, status_code = BAD_REQUEST_CODE[flavor], reason_code = 'INVALID_REQUEST', details?: Record<string, string>, request_id?: unknown): Reply =>
     apiError(flavor, { http: 400, status_code, reason_code, error, message, details, request_id });
 
+  /** The well-formed JSON object of the body, of the token's merchant; or the refusal. */
+  const readBody = (req: Request): { body: Record<string, unknown> } | { refusal: Reply } => {
+    let body: unknown;
+    try {
+      body = parseBody(req.body.toString('utf8'));
+    } catch (err) {
+      return { refusal: bad('malformed_json', `body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`) };
+    }
+    if (!isJsonObject(body)) return { refusal: bad('not_object', 'body must be a JSON object') };
+    const claimed = body.merchant_id;
+    if (typeof claimed === 'string' && claimed.trim() !== '' && claimed !== deps.merchant.id) {
+      return { refusal: unauthorized(flavor, 'merchant_mismatch', 'merchant_id does not belong to this merchant-token', body.request_id) };
+    }
+    return { body };
+  };
+
   return async (req) => {
     const token = header(req, 'merchant-token');
     if (token === undefined || token.trim() === '') return unauthorized(flavor, 'missing_token', 'merchant-token header is required');
@@ -54,32 +91,23 @@ export function endpoint(spec: EndpointSpec, deps: PipelineDeps): (req: Request)
     const type = header(req, 'content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type.trim())) return bad('content_type', 'Content-Type must be application/json');
 
-    let key: string | undefined;
-    if (spec.create) {
-      key = header(req, 'idempotency-key');
-      if (key === undefined || key.trim() === '') {
-        return bad('missing_idempotency_key', 'Idempotency-Key header is required on create calls', flavor === 'payin' ? 510 : 'C402', 'MISSING_PARAMS', { 'Idempotency-Key': 'is required' });
-      }
-      if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) return bad('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters', undefined, 'INVALID_PARAMS', { 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
+    if (!spec.create) {
+      const read = readBody(req);
+      return 'refusal' in read ? read.refusal : spec.handle(read.body, req);
     }
 
-    let body: unknown;
-    try {
-      body = parseJson(req.body.toString('utf8'));
-    } catch (err) {
-      return bad('malformed_json', `body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`);
+    const key = header(req, 'idempotency-key');
+    if (key === undefined || key.trim() === '') {
+      return bad('missing_idempotency_key', 'Idempotency-Key header is required on create calls', flavor === 'payin' ? 510 : 'C402', 'MISSING_PARAMS', { 'Idempotency-Key': 'is required' });
     }
-    if (!isJsonObject(body)) return bad('not_object', 'body must be a JSON object');
+    if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) return bad('invalid_idempotency_key', 'Idempotency-Key must be 1-255 printable ASCII characters', undefined, 'INVALID_PARAMS', { 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
 
-    const claimed = body.merchant_id;
-    if (typeof claimed === 'string' && claimed.trim() !== '' && claimed !== deps.merchant.id) {
-      return unauthorized(flavor, 'merchant_mismatch', 'merchant_id does not belong to this merchant-token', body.request_id);
-    }
-
-    if (key === undefined) return spec.handle(body, req);
+    const read = readBody(req);
+    if ('refusal' in read) return read.refusal;
+    const { body } = read;
     const outcome = await deps.gate.run(deps.merchant.id, key, requestHash(spec.name, body), async () => {
-      const r = await spec.handle(body, req);
-      return { httpStatus: r.status, text: r.body, bind: r.bind === true };
+      const step = await spec.handle(body, req);
+      return typeof step === 'function' ? () => toGate(step()) : toGate(step);
     });
     if (outcome.kind === 'conflict') {
       return bad('idempotency_conflict', 'Idempotency-Key was already used with a different request body', undefined, 'INVALID_REQUEST', { 'Idempotency-Key': 'already used with a different body' }, body.request_id);

@@ -38,5 +38,13 @@ export function ok(body: unknown): Reply {
   return { status: 200, body: stringifyJson(body), contentType: JSON_TYPE };
 }
 
+/** A flat answer without amounts: strings, numbers, nulls (an undefined value is left out). */
+export type PlainAnswer = Readonly<Record<string, string | number | null | undefined>>;
+
+/** As `ok`, byte for byte (stringifyJson writes these values with JSON.stringify), in a fraction of its time. */
+export function okPlain(body: PlainAnswer): Reply {
+  return { status: 200, body: JSON.stringify(body), contentType: JSON_TYPE };
+}
+
 /** The status_code an API error carries on each flavour when the request itself is wrong. */
 export const BAD_REQUEST_CODE: Record<Flavor, number | string> = { payin: 512, payout: 'C402' };

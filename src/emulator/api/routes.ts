@@ -10,15 +10,15 @@ import { createTokenCharge, createTokenization } from './token-endpoints';
 export const API_PREFIX = '/api/v2';
 
 export function registerApi(router: Router, deps: ApiDeps, gate: IdempotencyGate): void {
-  const routes: [string, Omit<EndpointSpec, 'name'>][] = [
-    ['/payment/create', { flavor: 'payin', create: true, handle: createPayin(deps) }],
-    ['/payment/get-status', { flavor: 'payin', create: false, handle: payinStatus(deps) }],
-    ['/payment/create/tokenization', { flavor: 'payin', create: true, handle: createTokenization(deps) }],
-    ['/payment/create/token', { flavor: 'payin', create: true, handle: createTokenCharge(deps) }],
-    ['/payouts/create', { flavor: 'payout', create: true, handle: createPayout(deps) }],
-    ['/payouts/get-status', { flavor: 'payout', create: false, handle: payoutStatus(deps) }],
+  const endpoints: EndpointSpec[] = [
+    { name: '/payment/create', flavor: 'payin', create: true, handle: createPayin(deps) },
+    { name: '/payment/get-status', flavor: 'payin', create: false, handle: payinStatus(deps) },
+    { name: '/payment/create/tokenization', flavor: 'payin', create: true, handle: createTokenization(deps) },
+    { name: '/payment/create/token', flavor: 'payin', create: true, handle: createTokenCharge(deps) },
+    { name: '/payouts/create', flavor: 'payout', create: true, handle: createPayout(deps) },
+    { name: '/payouts/get-status', flavor: 'payout', create: false, handle: payoutStatus(deps) },
   ];
-  for (const [path, spec] of routes) {
-    router.add('POST', `${API_PREFIX}${path}`, endpoint({ ...spec, name: path }, { merchant: deps.merchant, gate }));
+  for (const spec of endpoints) {
+    router.add('POST', `${API_PREFIX}${spec.name}`, endpoint(spec, { merchant: deps.merchant, gate }));
   }
 }

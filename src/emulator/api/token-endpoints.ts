@@ -6,11 +6,11 @@ import type { Request } from '../http/types';
 import type { JwtFailure } from '../domain/jwt-verifier';
 import { iso } from '../runtime';
 import type { CardMetadata } from '../store/tokens';
-import type { EndpointResult } from './pipeline';
-import { apiError, ok } from './replies';
+import type { Commit, EndpointResult } from './pipeline';
+import { apiError } from './replies';
 import type { ApiDeps } from './context';
 import { injectedSystemError, merchantInactive, str, validationFailed } from './common';
-import { duplicateRequestId, payinInput, payinPreconditions } from './payin-endpoints';
+import { duplicateRequestId, insertPayin, payinInput, payinPreconditions } from './payin-endpoints';
 import type { ErrorKey } from './error-codes';
 
 function jwtRefused(f: JwtFailure, requestId: unknown): EndpointResult {
@@ -25,7 +25,7 @@ const jtiReplayed = (requestId: unknown): EndpointResult =>
   apiError('payin', { http: 400, status_code: 512, reason_code: 'INVALID_MERCHANT_JWT', error: 'jwt_jti', message: 'claim jti was already used', details: { merchant_jwt: 'claim jti was already used' }, request_id: requestId });
 
 export function createTokenization(deps: ApiDeps) {
-  return async (body: Record<string, unknown>, req: Request): Promise<EndpointResult> => {
+  return async (body: Record<string, unknown>, req: Request): Promise<EndpointResult | Commit> => {
     const early = injectedSystemError('payin', deps, body.request_id) ?? merchantInactive('payin', deps, body.request_id);
     if (early) return early;
     const v = validateTokenizationCreate(body, { now: deps.clock.now(), siteId: deps.merchant.siteId });
@@ -43,17 +43,18 @@ export function createTokenization(deps: ApiDeps) {
       exp_month: str(jwt.claims.cardholder_exp_month),
       exp_year: str(jwt.claims.cardholder_exp_year),
     };
-    // Synchronous from here: the jti check-and-use and the insert cannot interleave with another request.
-    if (deps.payinRepo.byRequestId(deps.merchant.id, str(body.request_id))) return duplicateRequestId(str(body.request_id));
-    if (!deps.keys.markJtiUsed(deps.merchant.id, jwt.jti, iso(deps.clock.now()))) return jtiReplayed(body.request_id);
-    const record = deps.payins.create({ ...payinInput(body, deps.merchant.id, 'tokenization'), card, token: null }, req.origin);
-    if (!record) return duplicateRequestId(str(body.request_id));
-    return { ...ok(deps.payins.createResponse(record)), bind: true };
+    // One synchronous transaction from here: the jti check-and-use and the insert cannot
+    // interleave with another request.
+    return () => {
+      if (deps.payinRepo.byRequestId(deps.merchant.id, str(body.request_id))) return duplicateRequestId(str(body.request_id));
+      if (!deps.keys.markJtiUsed(deps.merchant.id, jwt.jti, iso(deps.clock.now()))) return jtiReplayed(body.request_id);
+      return insertPayin(deps, { ...payinInput(body, deps.merchant.id, 'tokenization'), card, token: null }, req.origin);
+    };
   };
 }
 
 export function createTokenCharge(deps: ApiDeps) {
-  return async (body: Record<string, unknown>, req: Request): Promise<EndpointResult> => {
+  return async (body: Record<string, unknown>, req: Request): Promise<EndpointResult | Commit> => {
     const early = injectedSystemError('payin', deps, body.request_id) ?? merchantInactive('payin', deps, body.request_id);
     if (early) return early;
     const v = validateTokenChargeCreate(body, { now: deps.clock.now(), siteId: deps.merchant.siteId });
@@ -67,11 +68,11 @@ export function createTokenCharge(deps: ApiDeps) {
     if (!stored || stored.merchant_id !== deps.merchant.id || stored.revoked) return tokenRefused('token_unknown', 'token is unknown, revoked or of another merchant', body.request_id);
     if (isExpired(stored.exp_month, stored.exp_year, deps.clock.now())) return tokenRefused('token_card_expired', 'the card behind this token has expired', body.request_id);
 
-    if (deps.payinRepo.byRequestId(deps.merchant.id, str(body.request_id))) return duplicateRequestId(str(body.request_id));
-    if (!deps.keys.markJtiUsed(deps.merchant.id, jwt.jti, iso(deps.clock.now()))) return jtiReplayed(body.request_id);
     const card: CardMetadata = { brand: stored.brand, bin: stored.bin, last4: stored.last4, exp_month: stored.exp_month, exp_year: stored.exp_year };
-    const record = deps.payins.create({ ...payinInput(body, deps.merchant.id, 'token_charge'), card, token: stored.token }, req.origin);
-    if (!record) return duplicateRequestId(str(body.request_id));
-    return { ...ok(deps.payins.createResponse(record)), bind: true };
+    return () => {
+      if (deps.payinRepo.byRequestId(deps.merchant.id, str(body.request_id))) return duplicateRequestId(str(body.request_id));
+      if (!deps.keys.markJtiUsed(deps.merchant.id, jwt.jti, iso(deps.clock.now()))) return jtiReplayed(body.request_id);
+      return insertPayin(deps, { ...payinInput(body, deps.merchant.id, 'token_charge'), card, token: stored.token }, req.origin);
+    };
   };
 }

@@ -24,10 +24,17 @@ export function loadMerchant(meta: MetaRepo, ids: Ids, fixed: Partial<MerchantCr
 }
 
 export class MerchantAccount {
+  /** Read on every create, so kept in memory; written through on change (one process owns the state). */
+  private current: Readonly<MerchantSettings>;
+  private readonly token: Buffer;
+
   constructor(
     readonly credentials: MerchantCredentials,
     private readonly meta: MetaRepo,
-  ) {}
+  ) {
+    this.current = { ...DEFAULT_SETTINGS, ...meta.get<MerchantSettings>('settings') };
+    this.token = Buffer.from(credentials.merchant_token, 'utf8');
+  }
 
   get id(): string {
     return this.credentials.merchant_id;
@@ -39,18 +46,18 @@ export class MerchantAccount {
 
   /** Constant-time comparison: the token is a secret. */
   tokenMatches(candidate: string): boolean {
-    const a = Buffer.from(candidate, 'utf8');
-    const b = Buffer.from(this.credentials.merchant_token, 'utf8');
-    return a.length === b.length && timingSafeEqual(a, b);
+    const given = Buffer.from(candidate, 'utf8');
+    return given.length === this.token.length && timingSafeEqual(given, this.token);
   }
 
-  get settings(): MerchantSettings {
-    return { ...DEFAULT_SETTINGS, ...this.meta.get<MerchantSettings>('settings') };
+  get settings(): Readonly<MerchantSettings> {
+    return this.current;
   }
 
   updateSettings(patch: Partial<MerchantSettings>): MerchantSettings {
-    const next = { ...this.settings, ...patch };
+    const next = { ...this.current, ...patch };
     this.meta.set('settings', next);
+    this.current = next;
     return next;
   }
 }

@@ -6,9 +6,11 @@ import { describePayoutStatus } from '../../shared/spec/codes';
 import type { ScenarioTiming } from '../options';
 import { iso, type Clock, type Ids, type Logger } from '../runtime';
 import type { Notifier } from '../notify/notifier';
+import type { AfterCommit } from '../store/database';
 import type { PayoutRecord, PayoutRepo } from '../store/payouts';
 import { payoutScenario } from './scenario';
 import type { TimerSet } from './timers';
+import type { PlainAnswer } from '../api/replies';
 
 export type NewPayout = Omit<PayoutRecord, 'payout_id' | 'status_code' | 'reason_code' | 'scenario' | 'created_at' | 'updated_at'>;
 
@@ -25,6 +27,8 @@ export interface PayoutServiceDeps {
   timing: ScenarioTiming;
   timers: TimerSet;
   log: Logger;
+  /** Creation runs inside the create's transaction: its steps are armed only once that commits. */
+  afterCommit: AfterCommit;
 }
 
 export class PayoutService {
@@ -42,7 +46,7 @@ export class PayoutService {
       updated_at: now,
     };
     this.d.payouts.insert(record);
-    this.arm(record);
+    this.d.afterCommit(() => this.arm(record));
     return record;
   }
 
@@ -81,7 +85,7 @@ export class PayoutService {
     };
   }
 
-  createResponse(p: PayoutRecord): Record<string, unknown> {
+  createResponse(p: PayoutRecord): PlainAnswer {
     return { status: 'success', status_code: p.status_code, payout_id: p.payout_id, merchantReference: p.merchant_reference, created_at: p.created_at };
   }
 

@@ -4,6 +4,7 @@
 import { stringifyJson } from '../../shared/json';
 import type { DeliverySchedule } from '../options';
 import { iso, type Clock, type Logger } from '../runtime';
+import type { AfterCommit } from '../store/database';
 import type { DeliveryRepo } from '../store/deliveries';
 import type { FaultState } from './faults';
 import { delayBeforeAttempt } from './schedule';
@@ -15,6 +16,8 @@ export interface NotifierDeps {
   schedule: DeliverySchedule;
   faults: FaultState;
   log: Logger;
+  /** A delivery is sent only once its row is committed: a creation rolled back notifies no one. */
+  afterCommit: AfterCommit;
 }
 
 const is2xx = (s: number | null): boolean => s !== null && s >= 200 && s < 300;
@@ -49,8 +52,8 @@ export class Notifier {
       created_at: iso(clock.now()),
       next_attempt_at: iso(clock.now() + delay),
     });
-    if (faults.notifications.reorder) this.hold(id, delay);
-    else this.schedule(id, delay);
+    const reorder = faults.notifications.reorder;
+    this.deps.afterCommit(() => (reorder ? this.hold(id, delay) : this.schedule(id, delay)));
     return id;
   }
 
@@ -59,7 +62,7 @@ export class Notifier {
     const d = this.deps.repo.byId(id);
     if (!d) return undefined;
     const copy = this.deps.repo.insert({ event: d.event, url: d.url, body: d.body, subject_id: d.subject_id, created_at: iso(this.deps.clock.now()), next_attempt_at: iso(this.deps.clock.now()) });
-    this.schedule(copy, 0);
+    this.deps.afterCommit(() => this.schedule(copy, 0));
     return copy;
   }
 

@@ -2,8 +2,6 @@
 // run the same code, so what the tests prove in memory holds for the file too.
 import Database from 'better-sqlite3';
 
-export type Db = Database.Database;
-
 /** Applied in order; user_version records how many ran. Never edit a shipped step, add one. */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,27 +37,111 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /**
- * Every statement is compiled once per SQL text and reused: compiling cost more than running
- * (a pay-in create runs about ten statements; `npm run bench` showed prepare as its top cost).
- * The stores' SQL is fixed text, so the cache stays small.
+ * Runs a side effect once the writes made so far are committed (EmulatorDb#afterCommit). Work that
+ * runs inside a transaction registers through this whatever must not happen for writes that may
+ * still be undone: arming a scenario timer, scheduling a notification delivery.
  */
-function reuseStatements(db: Db): void {
-  const compile = db.prepare.bind(db);
-  const statements = new Map<string, Database.Statement>();
-  const prepare = (source: string): Database.Statement => {
-    let statement = statements.get(source);
+export type AfterCommit = (effect: () => void) => void;
+
+/**
+ * The emulator's connection. Stores ask it for statements by SQL text; each is compiled once and
+ * reused (compiling cost more than running: a profile of creates showed `prepare` as their top
+ * cost). The stores' SQL is fixed text, so the cache stays small.
+ */
+export class EmulatorDb {
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly runTransaction: Database.Transaction<(work: () => unknown) => unknown>;
+  /** Effects of the transaction (or savepoint) being run, waiting for it to commit; undefined outside one. */
+  private effects: (() => void)[] | undefined;
+
+  constructor(private readonly db: Database.Database) {
+    this.runTransaction = db.transaction((work: () => unknown) => work());
+  }
+
+  /** The compiled statement for `sql`, prepared on first use. */
+  statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
     if (statement === undefined) {
-      statement = compile(source);
-      statements.set(source, statement);
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
     }
     return statement;
-  };
-  db.prepare = prepare as unknown as Db['prepare'];
+  }
+
+  /**
+   * Whether SQLite has a transaction open. Inside `transaction` it is true unless SQLite rolled
+   * the whole transaction back on its own (disk full, I/O error), which it may do in any statement.
+   */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /**
+   * Runs `work` as one transaction: committed when it returns, rolled back when it throws. A call
+   * inside another transaction becomes a savepoint of it. `work` must be synchronous.
+   *
+   * A call inside a transaction that SQLite has already rolled back throws instead of running
+   * `work`: it would otherwise begin a transaction of its own and commit alone what the caller
+   * meant to commit together.
+   */
+  transaction<T>(work: () => T): T {
+    const enclosing = this.effects;
+    if (enclosing !== undefined && !this.db.inTransaction) throw new TransactionLostError();
+    const effects: (() => void)[] = [];
+    this.effects = effects;
+    let result: T;
+    try {
+      result = this.runTransaction(work) as T;
+    } finally {
+      this.effects = enclosing;
+    }
+    // Released as a savepoint: its effects now wait for the enclosing transaction's commit.
+    if (enclosing !== undefined) enclosing.push(...effects);
+    else runEffects(effects);
+    return result;
+  }
+
+  /**
+   * Runs `effect` once the writes made so far are committed: at once outside a transaction,
+   * otherwise after the outermost transaction commits, and never if the transaction, or the
+   * savepoint it was registered in, rolls back.
+   */
+  afterCommit(effect: () => void): void {
+    if (this.effects === undefined) effect();
+    else this.effects.push(effect);
+  }
+
+  close(): void {
+    this.db.close();
+  }
 }
 
-export function openDatabase(file: string | undefined): Db {
+/** SQLite rolled back the enclosing transaction on its own; nothing of it is stored. */
+export class TransactionLostError extends Error {
+  constructor() {
+    super('the transaction was rolled back by SQLite (disk full or I/O error?); nothing of it is stored');
+    this.name = 'TransactionLostError';
+  }
+}
+
+/**
+ * The writes are committed by now: an effect that throws (a bug) must not pass for a failed
+ * commit, nor stop the others. Its error is raised on its own, as an uncaught exception.
+ */
+function runEffects(effects: readonly (() => void)[]): void {
+  for (const effect of effects) {
+    try {
+      effect();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+export function openDatabase(file: string | undefined): EmulatorDb {
   const db = new Database(file ?? ':memory:');
-  reuseStatements(db);
   if (file) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   const applied = db.pragma('user_version', { simple: true }) as number;
@@ -73,5 +155,5 @@ export function openDatabase(file: string | undefined): Db {
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
-  return db;
+  return new EmulatorDb(db);
 }

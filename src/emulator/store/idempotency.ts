@@ -1,5 +1,5 @@
 // Responses bound to an Idempotency-Key, replayed when the same request comes again.
-import type { Db } from './database';
+import type { EmulatorDb } from './database';
 
 export interface StoredResponse {
   request_hash: string;
@@ -9,17 +9,17 @@ export interface StoredResponse {
 }
 
 export class IdempotencyRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: EmulatorDb) {}
 
   find(merchantId: string, key: string): StoredResponse | undefined {
     return this.db
-      .prepare('SELECT request_hash, http_status, response FROM idempotency WHERE merchant_id = ? AND idem_key = ?')
+      .statement('SELECT request_hash, http_status, response FROM idempotency WHERE merchant_id = ? AND idem_key = ?')
       .get(merchantId, key) as StoredResponse | undefined;
   }
 
   save(merchantId: string, key: string, stored: StoredResponse, at: string): void {
     this.db
-      .prepare('INSERT INTO idempotency (merchant_id, idem_key, request_hash, http_status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .statement('INSERT INTO idempotency (merchant_id, idem_key, request_hash, http_status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(merchantId, key, stored.request_hash, stored.http_status, stored.response, at);
   }
 }

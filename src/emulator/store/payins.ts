@@ -1,6 +1,6 @@
 // Pay-ins (plain, tokenization and token charge). The request body itself is not stored: it
 // may hold card data, and nothing but the fields below is ever answered.
-import type { Db } from './database';
+import type { EmulatorDb } from './database';
 import type { CardMetadata } from './tokens';
 
 export type PayinKind = 'payin' | 'tokenization' | 'token_charge';
@@ -46,28 +46,31 @@ const fromRow = (r: Row): PayinRecord => ({
 });
 
 export class PayinRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: EmulatorDb) {}
 
   /** False when the merchant already used this request_id (the unique index refuses it). */
   insert(p: PayinRecord): boolean {
     const r = this.db
-      .prepare(
+      .statement(
         `INSERT OR IGNORE INTO payins (payin_id, merchant_id, request_id, kind, payment_method, amount, currency, email, country,
            status_code, reason_code, scenario, urls, card, token, created_at, updated_at)
-         VALUES (@payin_id, @merchant_id, @request_id, @kind, @payment_method, @amount, @currency, @email, @country,
-           @status_code, @reason_code, @scenario, @urls, @card, @token, @created_at, @updated_at)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run({ ...p, urls: JSON.stringify(p.urls), card: p.card === null ? null : JSON.stringify(p.card) });
+      // Positional: cheaper on every create than binding 17 named parameters from a spread copy.
+      .run(
+        p.payin_id, p.merchant_id, p.request_id, p.kind, p.payment_method, p.amount, p.currency, p.email, p.country,
+        p.status_code, p.reason_code, p.scenario, JSON.stringify(p.urls), p.card === null ? null : JSON.stringify(p.card), p.token, p.created_at, p.updated_at,
+      );
     return r.changes === 1;
   }
 
   byId(payinId: string): PayinRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM payins WHERE payin_id = ?').get(payinId) as Row | undefined;
+    const row = this.db.statement('SELECT * FROM payins WHERE payin_id = ?').get(payinId) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }
 
   byRequestId(merchantId: string, requestId: string): PayinRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM payins WHERE merchant_id = ? AND request_id = ?').get(merchantId, requestId) as Row | undefined;
+    const row = this.db.statement('SELECT * FROM payins WHERE merchant_id = ? AND request_id = ?').get(merchantId, requestId) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }
 
@@ -75,21 +78,21 @@ export class PayinRepo {
   transition(payinId: string, from: number, to: number, reason: string | null, at: string): boolean {
     return (
       this.db
-        .prepare('UPDATE payins SET status_code = ?, reason_code = ?, updated_at = ? WHERE payin_id = ? AND status_code = ?')
+        .statement('UPDATE payins SET status_code = ?, reason_code = ?, updated_at = ? WHERE payin_id = ? AND status_code = ?')
         .run(to, reason, at, payinId, from).changes === 1
     );
   }
 
   /** Non-final pay-ins that carry an automatic scenario, to resume after a restart. */
   pendingScenarios(): PayinRecord[] {
-    return (this.db.prepare('SELECT * FROM payins WHERE scenario IS NOT NULL AND status_code IN (100, 101)').all() as Row[]).map(fromRow);
+    return (this.db.statement('SELECT * FROM payins WHERE scenario IS NOT NULL AND status_code IN (100, 101)').all() as Row[]).map(fromRow);
   }
 
   count(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM payins').get() as { n: number }).n;
+    return (this.db.statement('SELECT COUNT(*) AS n FROM payins').get() as { n: number }).n;
   }
 
   recent(limit: number): PayinRecord[] {
-    return (this.db.prepare('SELECT * FROM payins ORDER BY created_at DESC, rowid DESC LIMIT ?').all(limit) as Row[]).map(fromRow);
+    return (this.db.statement('SELECT * FROM payins ORDER BY created_at DESC, rowid DESC LIMIT ?').all(limit) as Row[]).map(fromRow);
   }
 }

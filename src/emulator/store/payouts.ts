@@ -1,5 +1,5 @@
 // Payouts. The destination is stored masked (no full card number, IBAN or account number).
-import type { Db } from './database';
+import type { EmulatorDb } from './database';
 
 export interface PayoutRecord {
   payout_id: string;
@@ -23,11 +23,11 @@ type Row = Omit<PayoutRecord, 'destination'> & { destination: string };
 const fromRow = (r: Row): PayoutRecord => ({ ...r, destination: JSON.parse(r.destination) as Record<string, string> });
 
 export class PayoutRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: EmulatorDb) {}
 
   insert(p: PayoutRecord): void {
     this.db
-      .prepare(
+      .statement(
         `INSERT INTO payouts (payout_id, merchant_id, merchant_reference, method, amount, currency, email, status_code,
            reason_code, scenario, notification_url, destination, created_at, updated_at)
          VALUES (@payout_id, @merchant_id, @merchant_reference, @method, @amount, @currency, @email, @status_code,
@@ -37,19 +37,19 @@ export class PayoutRepo {
   }
 
   byId(payoutId: string): PayoutRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM payouts WHERE payout_id = ?').get(payoutId) as Row | undefined;
+    const row = this.db.statement('SELECT * FROM payouts WHERE payout_id = ?').get(payoutId) as Row | undefined;
     return row ? fromRow(row) : undefined;
   }
 
   transition(payoutId: string, from: string, to: string, reason: string | null, at: string): boolean {
     return (
       this.db
-        .prepare('UPDATE payouts SET status_code = ?, reason_code = ?, updated_at = ? WHERE payout_id = ? AND status_code = ?')
+        .statement('UPDATE payouts SET status_code = ?, reason_code = ?, updated_at = ? WHERE payout_id = ? AND status_code = ?')
         .run(to, reason, at, payoutId, from).changes === 1
     );
   }
 
   nonFinal(): PayoutRecord[] {
-    return (this.db.prepare("SELECT * FROM payouts WHERE status_code IN ('P100', 'P101')").all() as Row[]).map(fromRow);
+    return (this.db.statement("SELECT * FROM payouts WHERE status_code IN ('P100', 'P101')").all() as Row[]).map(fromRow);
   }
 }

@@ -1,6 +1,6 @@
 // Vaulted cards. Only metadata is kept (brand, first 6, last 4, expiry): the emulator never
 // needs the full number to "charge" a token, so it never stores one.
-import type { Db } from './database';
+import type { EmulatorDb } from './database';
 
 export interface CardMetadata {
   brand: string;
@@ -19,11 +19,11 @@ export interface TokenRecord extends CardMetadata {
 }
 
 export class TokenRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: EmulatorDb) {}
 
   insert(t: TokenRecord): void {
     this.db
-      .prepare(
+      .statement(
         `INSERT INTO card_tokens (token, merchant_id, payin_id, brand, bin, last4, exp_month, exp_year, revoked, created_at)
          VALUES (@token, @merchant_id, @payin_id, @brand, @bin, @last4, @exp_month, @exp_year, @revoked, @created_at)`,
       )
@@ -31,11 +31,11 @@ export class TokenRepo {
   }
 
   find(token: string): TokenRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM card_tokens WHERE token = ?').get(token) as (Omit<TokenRecord, 'revoked'> & { revoked: number }) | undefined;
+    const row = this.db.statement('SELECT * FROM card_tokens WHERE token = ?').get(token) as (Omit<TokenRecord, 'revoked'> & { revoked: number }) | undefined;
     return row ? { ...row, revoked: row.revoked === 1 } : undefined;
   }
 
   revoke(token: string): boolean {
-    return this.db.prepare('UPDATE card_tokens SET revoked = 1 WHERE token = ?').run(token).changes === 1;
+    return this.db.statement('UPDATE card_tokens SET revoked = 1 WHERE token = ?').run(token).changes === 1;
   }
 }

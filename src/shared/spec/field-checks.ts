@@ -57,11 +57,20 @@ export const MAX_EXPIRY_YEARS_AHEAD = 20;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** C0 controls and DEL. Per code unit: half of a surrogate pair is never one of them. */
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 function textCheck(value: unknown): string | null {
   const s = str(value);
   if (s.length > MAX_TEXT) return `must be at most ${MAX_TEXT} characters`;
   // Control characters have no place in names or addresses and break logs and CSV exports.
-  if ([...s].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return 'must not contain control characters';
+  if (hasControlCharacter(s)) return 'must not contain control characters';
   return null;
 }
 

@@ -7,8 +7,8 @@ import type { ReasonCode } from './codes';
 import type { CheckName } from './field-checks';
 import { isJsonObject } from '../json';
 import { CARD_PAYIN_METHODS, PAYIN_METHODS, PAYOUT_METHODS, TOKEN_PAYIN_METHODS, isPayinMethod, isPayoutMethod } from './methods';
+import { compileRules, type CompiledRules } from './compiled-rules';
 import {
-  applyRules,
   notAnObject,
   toResult,
   type FieldRule,
@@ -163,26 +163,37 @@ function payinMethodOf(body: Record<string, unknown>): string | undefined {
   return isPayinMethod(body.payment_method) ? body.payment_method : undefined;
 }
 
-function run(rules: readonly FieldRule[], body: unknown, method: (b: Record<string, unknown>) => string | undefined, bad: IssueCode, opts?: ValidationOptions): ValidationResult {
+// Each table compiled once: these validators run on every request the emulator answers.
+const COMPILED = {
+  payin: compileRules(PAYIN_FIELD_RULES),
+  tokenization: compileRules(TOKENIZATION_FIELD_RULES),
+  tokenCharge: compileRules(TOKEN_CHARGE_FIELD_RULES),
+  payinStatus: compileRules(PAYIN_STATUS_FIELD_RULES),
+  tokenizeClaims: compileRules(TOKENIZE_CLAIM_RULES),
+  payout: compileRules(PAYOUT_FIELD_RULES),
+  payoutStatus: compileRules(PAYOUT_STATUS_FIELD_RULES),
+} as const;
+
+function run(rules: CompiledRules, body: unknown, method: (b: Record<string, unknown>) => string | undefined, bad: IssueCode, opts?: ValidationOptions): ValidationResult {
   if (!isJsonObject(body)) return notAnObject(bad);
-  return toResult(applyRules(rules, body, method(body), opts));
+  return toResult(rules.apply(body, method(body), opts));
 }
 
 export function validatePayinCreate(body: unknown, opts?: ValidationOptions): ValidationResult {
-  return run(PAYIN_FIELD_RULES, body, payinMethodOf, BAD_BODY_PAYIN, opts);
+  return run(COMPILED.payin, body, payinMethodOf, BAD_BODY_PAYIN, opts);
 }
 
 export function validateTokenizationCreate(body: unknown, opts?: ValidationOptions): ValidationResult {
-  return run(TOKENIZATION_FIELD_RULES, body, payinMethodOf, BAD_BODY_PAYIN, opts);
+  return run(COMPILED.tokenization, body, payinMethodOf, BAD_BODY_PAYIN, opts);
 }
 
 export function validateTokenChargeCreate(body: unknown, opts?: ValidationOptions): ValidationResult {
-  return run(TOKEN_CHARGE_FIELD_RULES, body, payinMethodOf, BAD_BODY_PAYIN, opts);
+  return run(COMPILED.tokenCharge, body, payinMethodOf, BAD_BODY_PAYIN, opts);
 }
 
 export function validatePayinStatusRead(body: unknown): ValidationResult {
   if (!isJsonObject(body)) return notAnObject(BAD_BODY_PAYIN);
-  const issues = applyRules(PAYIN_STATUS_FIELD_RULES, body, undefined);
+  const issues = COMPILED.payinStatus.apply(body, undefined);
   const has = (k: string): boolean => typeof body[k] === 'string' && (body[k] as string).trim() !== '';
   if (!has('payin_id') && !has('request_id') && !issues.some((i) => i.field !== 'merchant_id')) {
     for (const field of ['payin_id', 'request_id']) {
@@ -194,15 +205,15 @@ export function validatePayinStatusRead(body: unknown): ValidationResult {
 
 /** Card claims of an op=tokenize merchant_jwt. */
 export function validateTokenizeClaims(claims: unknown, opts?: ValidationOptions): ValidationResult {
-  return run(TOKENIZE_CLAIM_RULES, claims, () => undefined, p(512, 'INVALID_MERCHANT_JWT'), opts);
+  return run(COMPILED.tokenizeClaims, claims, () => undefined, p(512, 'INVALID_MERCHANT_JWT'), opts);
 }
 
 export function validatePayoutCreate(body: unknown, opts?: ValidationOptions): ValidationResult {
-  return run(PAYOUT_FIELD_RULES, body, (b) => (isPayoutMethod(b.method) ? b.method : undefined), BAD_BODY_PAYOUT, opts);
+  return run(COMPILED.payout, body, (b) => (isPayoutMethod(b.method) ? b.method : undefined), BAD_BODY_PAYOUT, opts);
 }
 
 export function validatePayoutStatusRead(body: unknown): ValidationResult {
-  return run(PAYOUT_STATUS_FIELD_RULES, body, () => undefined, BAD_BODY_PAYOUT);
+  return run(COMPILED.payoutStatus, body, () => undefined, BAD_BODY_PAYOUT);
 }
 
 /** Fields a form should show for a method, in table order (forms render from this). */

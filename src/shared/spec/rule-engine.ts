@@ -114,25 +114,35 @@ function lookup(body: Record<string, unknown>, path: string): { parent: Record<s
   return isJsonObject(parent) ? { parent, value: Object.hasOwn(parent, last) ? parent[last] : undefined } : { parent: undefined, value: undefined };
 }
 
-function typeOk(value: unknown, type: FieldType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return (typeof value === 'number' && Number.isFinite(value)) || isLosslessNumber(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'object':
-      return isJsonObject(value);
-  }
-}
+/** The test a value must pass to be of a rule's type; used by applyRules and compileRules alike. */
+export const TYPE_TESTS: Readonly<Record<FieldType, (value: unknown) => boolean>> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => (typeof v === 'number' && Number.isFinite(v)) || isLosslessNumber(v),
+  boolean: (v) => typeof v === 'boolean',
+  object: (v) => isJsonObject(v),
+};
 
-const TYPE_WORD: Record<FieldType, string> = {
+/** The message of a value of the wrong type. */
+export const TYPE_WORD: Readonly<Record<FieldType, string>> = {
   string: 'must be a string',
   number: 'must be a JSON number',
   boolean: 'must be a boolean',
   object: 'must be an object',
 };
+
+export const REQUIRED_MESSAGE = 'is required';
+export const FORBIDDEN_MESSAGE = 'must not be sent in this request (card data goes only inside merchant_jwt)';
+/** Given to both fields of an expiry pair. */
+export const EXPIRED_MESSAGE = 'the card has expired';
+
+export function issueOf(field: string, problem: ValidationIssue['problem'], message: string, code: IssueCode): ValidationIssue {
+  return { field, problem, message, status_code: code.status_code, reason_code: code.reason_code };
+}
+
+/** The time the checks measure expiry and age against, in ms since the epoch. */
+export function nowOf(opts: ValidationOptions): number {
+  return opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
+}
 
 function isRequired(req: Requirement, method: string | undefined): boolean {
   if (req === 'always') return true;
@@ -144,6 +154,13 @@ function isRequired(req: Requirement, method: string | undefined): boolean {
  * Checks `body` against `rules`. `method` is the body's valid method (or undefined), which
  * decides conditional fields. Fields under an absent or malformed parent object are skipped:
  * the parent's own issue names the problem once.
+ *
+ * This is the tables' meaning written plainly, and the reference the validators are held to:
+ * they run the same tables compiled once (`compileRules`, compiled-rules.ts), and a unit test
+ * (test/unit/shared/compiled-rules.test.ts) checks that the compiled form returns exactly what
+ * this function returns. Nothing else calls it; it stays here, beside the types and messages it
+ * shares with the compiled form, so that whoever changes a rule's meaning reads and changes it
+ * here first.
  */
 export function applyRules(
   rules: readonly FieldRule[],
@@ -151,12 +168,11 @@ export function applyRules(
   method: string | undefined,
   opts: ValidationOptions = {},
 ): ValidationIssue[] {
-  const now = opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
+  const now = nowOf(opts);
   const issues: ValidationIssue[] = [];
   const valid = new Set<string>();
   const add = (rule: FieldRule, problem: ValidationIssue['problem'], message: string): void => {
-    const code = problem === 'missing' ? rule.missing : rule.invalid;
-    issues.push({ field: rule.field, problem, message, status_code: code.status_code, reason_code: code.reason_code });
+    issues.push(issueOf(rule.field, problem, message, problem === 'missing' ? rule.missing : rule.invalid));
   };
 
   for (const rule of rules) {
@@ -165,14 +181,14 @@ export function applyRules(
     const blank = typeof value === 'string' && value.trim() === '';
     const absent = value === undefined || value === null || (blank && rule.blankIsMissing !== false);
     if (rule.required === 'forbidden') {
-      if (value !== undefined) add(rule, 'forbidden', 'must not be sent in this request (card data goes only inside merchant_jwt)');
+      if (value !== undefined) add(rule, 'forbidden', FORBIDDEN_MESSAGE);
       continue;
     }
     if (absent) {
-      if (isRequired(rule.required, method)) add(rule, 'missing', 'is required');
+      if (isRequired(rule.required, method)) add(rule, 'missing', REQUIRED_MESSAGE);
       continue;
     }
-    if (!typeOk(value, rule.type)) {
+    if (!TYPE_TESTS[rule.type](value)) {
       add(rule, 'invalid', TYPE_WORD[rule.type]);
       continue;
     }
@@ -188,8 +204,8 @@ export function applyRules(
     const month = lookup(body, rule.pairedMonth).value as string;
     if (isExpired(month, year, now)) {
       const monthRule = rules.find((r) => r.field === rule.pairedMonth) ?? rule;
-      add(rule, 'invalid', 'the card has expired');
-      add(monthRule, 'invalid', 'the card has expired');
+      add(rule, 'invalid', EXPIRED_MESSAGE);
+      add(monthRule, 'invalid', EXPIRED_MESSAGE);
     }
   }
   return issues;
