@@ -2,7 +2,9 @@
 // to the first pay-ins page rendered in Chromium (rows in the table), with the browser already
 // running; then the main process's peak memory (VmHWM). The ledger is copied into a fresh data
 // directory so the cached file stays untouched.
-//   node --import tsx bench/web-cold-start.ts --ledger FILE
+//   node --import tsx bench/web-cold-start.ts --ledger FILE [--phases]
+// --phases also prints one timeline, in ms since the spawn: the main process's start-up and request
+// trace (PAYDESK_TRACE=1) and Chromium's navigation and resource timings.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { argText, ensureBenchDir, log, report, root, round, type Figure } from './lib';
 
 const ledger = argText('ledger', '');
+const phases = process.argv.includes('--phases');
 if (!ledger) throw new Error('usage: web-cold-start.ts --ledger FILE');
 const entry = path.join(root, 'out/main/web.js');
 if (!existsSync(entry)) throw new Error(`${entry} is missing: npm run bench builds it (electron-vite build)`);
@@ -22,7 +25,12 @@ const browser = await chromium.launch({
 const memory = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 const t0 = performance.now();
-const child = spawn(process.execPath, [entry, '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+const t0Epoch = performance.timeOrigin + t0;
+const child = spawn(process.execPath, [entry, '--data-dir', dataDir], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'pipe'],
+  env: phases ? { ...process.env, PAYDESK_TRACE: '1' } : process.env,
+});
 let output = '';
 child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -46,6 +54,7 @@ try {
   await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').first().waitFor();
   const rendered = performance.now() - t0;
   const rows = await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').count();
+  if (phases) await printTimeline(page, { listening, loaded, rendered });
   // Scroll the list a little and let main settle, so the peak includes a second page.
   await page.mouse.wheel(0, 4000);
   await new Promise((r) => setTimeout(r, 500));
@@ -62,4 +71,21 @@ try {
   child.kill('SIGTERM');
   await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Main's trace lines and the page's own timings on one clock: ms since the spawn. */
+async function printTimeline(page: import('playwright-core').Page, marks: { listening: number; loaded: number; rendered: number }): Promise<void> {
+  const lines: [number, string][] = [];
+  for (const match of output.matchAll(/^trace \S+ @(\d+\.\d+) cpu (\d+) ms (.*)$/gm)) lines.push([Number(match[1]) - t0Epoch, `main   ${match[3]} (CPU ${match[2]} ms so far)`]);
+  const entries = await page.evaluate(() => {
+    const all = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource'), ...performance.getEntriesByType('paint')] as PerformanceResourceTiming[];
+    return { origin: performance.timeOrigin, list: all.map((e) => ({ name: e.name, type: e.entryType, start: e.startTime, end: e.responseEnd ?? e.startTime, size: e.encodedBodySize ?? 0 })) };
+  });
+  for (const e of entries.list) {
+    const name = e.name.replace(/^https?:\/\/[^/]+/, '').replace(/\?token=.*/, '');
+    const at = entries.origin + e.start - t0Epoch;
+    lines.push([at, e.type === 'paint' ? `chrome ${name}` : `chrome ${e.type} ${name} ${Math.round(e.end - e.start)} ms${e.size ? `, ${Math.round(e.size / 1024)} kB` : ''}`]);
+  }
+  lines.push([marks.listening, 'bench  address printed'], [marks.loaded, 'bench  page.goto resolved (load event)'], [marks.rendered, 'bench  first pay-ins row visible']);
+  for (const [at, text] of lines.sort((a, b) => a[0] - b[0])) log(`${at.toFixed(0).padStart(6)} ms  ${text}`);
 }

@@ -63,6 +63,10 @@ export interface CoreOptions {
   batches?: Pick<BatchServiceDeps, 'concurrency' | 'progressIntervalMs'>;
   /** Verification of notifications by status reads: client-side rate limit and recheck timings (tests make them short). */
   verification?: { rateLimit?: RateLimit; timings?: Partial<VerifierTimings>; maxRateLimitRetries?: number };
+  /** The bus to publish pushes on; web mode makes it before the core, so its event streams can open early. */
+  events?: EventBus;
+  /** Marks start-up phases (web mode's PAYDESK_TRACE=1 prints them with their time). */
+  trace?: (phase: string) => void;
 }
 
 export interface Core {
@@ -75,9 +79,11 @@ export interface Core {
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const { mode, version, dataDir, secrets, log, now = () => new Date() } = options;
+  const { mode, version, dataDir, secrets, log, now = () => new Date(), trace = () => {} } = options;
   const file = ledgerFile(dataDir);
+  trace('core: opening the ledger');
   const ledger = openLedger({ file, now });
+  trace('core: ledger open');
   const closers: (() => Promise<void> | void)[] = [() => {
     ledger.close();
   }];
@@ -86,12 +92,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 
   try {
-    const events = new EventBus();
+    const events = options.events ?? new EventBus();
     const repos = createRepositories(ledger, now);
     const settings = new SettingsService(ledger, events, now);
 
     const local = options.localGateway ?? localGatewayFrom(await startEmulator({ quiet: true, ...options.emulator, dataFile: path.join(dataDir, 'emulator.sqlite') }));
     if (!options.localGateway) closers.push(() => local.close());
+    trace('core: emulator started');
 
     const publishNotification = (id: number) => {
       const stored = repos.notifications.byId(id);
@@ -116,7 +123,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     );
     closers.push(() => listener.close());
     settings.rememberListenerPort(listener.port);
+    trace('core: listener bound');
     applier.recoverPending();
+    trace('core: applier.recoverPending done');
 
     const credentials = new CredentialService({ secrets, profiles: repos.profiles, audit: repos.audit, local });
     const profiles = new ProfileService({
@@ -154,12 +163,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     });
     // Before anything is sent: attempts a crash left in "sending" become "unknown" (never "failed").
     payments.attempts.recoverInterrupted();
+    trace('core: attempts.recoverInterrupted done');
     // A crash between recording a create answer and applying it left a row without the gateway's id
     // and status: apply the stored answer again (a settled attempt is answered from the ledger; nothing is sent).
     for (const key of repos.attempts.succeededWithoutAnswer()) {
       const settled = await payments.attempts.resume({ key }).catch((error: unknown) => log.error(`re-applying the answer of attempt ${key} failed`, error));
       if (settled) log.info(`re-applied the recorded answer of attempt ${key}`);
     }
+    trace('core: succeededWithoutAnswer done');
     const batches = new BatchService({
       db: ledger,
       audit: repos.audit,
@@ -194,7 +205,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       verifier.onApplied(result);
     };
     applier.retryOrphans();
+    trace('core: applier.retryOrphans done');
     verifier.recover();
+    trace('core: verifier.recover done');
     const views = new LedgerViews(ledger, repos);
     const sweeper = new Sweeper({ db: ledger, verifier, applier, now, log, publish: (state) => events.publish('reconciliation:sweep-changed', state) });
     closers.push(() => sweeper.close());
@@ -231,6 +244,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const dispatch = createDispatcher(handlers, (channel, error) => log.error(`handler ${channel} failed`, error));
     // Batches that were running when the app stopped go on (their open items under their own keys).
     batches.recover();
+    trace('core: batches.recover done');
     return { dispatch, events, ledger, local, listener, close };
   } catch (error) {
     await close();

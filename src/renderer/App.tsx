@@ -5,7 +5,16 @@ import { useEffect } from 'react';
 import { AppFrame } from './shell/AppFrame';
 import { useApp } from './stores/context';
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
+const theme = createTheme({
+  primaryColor: 'indigo',
+  defaultRadius: 'md',
+  components: {
+    // Mantine keeps every select's options mounted (hidden) by default: on the pay-ins screen that
+    // is some 280 options and half the page's DOM, rendered before the first row. Options are
+    // rendered when a dropdown opens instead.
+    Combobox: { defaultProps: { keepMounted: false } },
+  },
+});
 
 export function App() {
   const load = useApp((state) => state.load);

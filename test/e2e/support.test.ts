@@ -226,7 +226,8 @@ describe('pay-ins list', () => {
     await page.waitForURL(/status=200/);
     await pick(page, 'Method', /^Open banking$/);
     await page.waitForURL(/method=open_banking/);
-    const expected = await rpc<{ items: Payin[]; total: number }>(app, 'payins:list', { statusCodes: ['200'], methods: ['open_banking'] });
+    const filters = { statusCodes: ['200'], methods: ['open_banking'] };
+    const expected = { ...(await rpc<{ items: Payin[] }>(app, 'payins:list', filters)), ...(await rpc<{ total: number }>(app, 'payins:count', filters)) };
     expect(expected.total).toBeGreaterThan(0);
     await poll(() => page.getByTestId('payins-total').textContent()).toBe(`${expected.total} ${expected.total === 1 ? 'pay-in' : 'pay-ins'} match`);
     await poll(async () => (await dataRows(page).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')))).sort()).toEqual(expected.items.map((p) => String(p.id)).sort());
@@ -274,6 +275,14 @@ describe('pay-ins list', () => {
     await poll(() => rowOf(page, fresh.id).locator('[data-verification="verified"]').count()).toBe(1);
     await screenshot(page, 'payins');
 
+    // The badges explain themselves on hover (each tooltip is set up on its first hover only).
+    const tooltip = (text: string) => page.locator('[role="tooltip"]').filter({ hasText: text });
+    await rowOf(page, fresh.id).locator('[data-status="200"]').hover();
+    await tooltip('Success: ').waitFor();
+    await rowOf(page, fresh.id).locator('[data-verification="verified"]').hover();
+    await poll(() => tooltip('Status read: 200 at ').textContent()).toMatch(/^Notified: 200 at .* Status read: 200 at /);
+    await poll(() => tooltip('Success: ').count()).toBe(0);
+
     // Keyboard: into the rows, one down, Enter opens that row.
     const second = await dataRows(page).nth(1).getAttribute('data-row-key');
     await table(page).locator('[role="rowgroup"][tabindex="0"]').focus();
@@ -293,12 +302,35 @@ describe('pay-ins list', () => {
     await page.close();
   });
 
+  it('asks for the first page before anything else and for its count only once the page is in', async () => {
+    const page = await browser.newPage();
+    const calls: { channel: string; event: 'sent' | 'answered' }[] = [];
+    const channel = (url: string) => /\/rpc\/([\w:-]+)$/.exec(url)?.[1];
+    page.on('request', (request) => {
+      const name = channel(request.url());
+      if (name) calls.push({ channel: name, event: 'sent' });
+    });
+    page.on('requestfinished', (request) => {
+      const name = channel(request.url());
+      if (name) calls.push({ channel: name, event: 'answered' });
+    });
+    await page.goto(`${app.origin}/?token=${app.token}#/payins`);
+    await poll(() => page.getByTestId('payins-total').textContent()).toMatch(/^[\d,]+ pay-ins$/);
+    expect(calls[0]).toEqual({ channel: 'payins:list', event: 'sent' });
+    const listAnswered = calls.findIndex((c) => c.channel === 'payins:list' && c.event === 'answered');
+    const countSent = calls.findIndex((c) => c.channel === 'payins:count' && c.event === 'sent');
+    expect(listAnswered).toBeGreaterThan(0);
+    expect(countSent).toBeGreaterThan(listAnswered);
+    expect(calls.filter((c) => c.channel === 'payins:list' && c.event === 'sent')).toHaveLength(1);
+    await page.close();
+  });
+
   it('stays virtualised over hundreds of rows and loads the next page as the user scrolls', async () => {
     const seeded = Array.from({ length: 240 }, (_, i) => ref(`bulk-${i}`));
     for (let i = 0; i < seeded.length; i += 48) {
       await Promise.all(seeded.slice(i, i + 48).map((requestId) => createPayin(requestId, 'crypto', `bulk-${tag}@example.com`)));
     }
-    const { total } = await rpc<{ total: number }>(app, 'payins:list', { methods: ['crypto'] });
+    const { total } = await rpc<{ total: number }>(app, 'payins:count', { methods: ['crypto'] });
     const oldest = (await rpc<{ items: Payin[] }>(app, 'payins:list', { methods: ['crypto'], sort: 'oldest', limit: 1 })).items[0];
     expect(total).toBeGreaterThan(200);
     const page = await openApp(browser, app);

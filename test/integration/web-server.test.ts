@@ -3,6 +3,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
+import type { Dispatch } from '../../src/main/ipc/dispatcher';
+import { EventBus } from '../../src/main/services/event-bus';
+import { lateDispatch } from '../../src/main/web/late-dispatch';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { silentLogger, testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
@@ -83,6 +86,43 @@ describe('web-mode server', () => {
     expect(asset.status).toBe(200);
   });
 
+  it('serves the built assets by exact file name with their type, and nothing else of the disk; GET and HEAD only', async () => {
+    const cookie = { cookie: `paydesk_session=${server.token}` };
+    const js = await request('/assets/app.js', { headers: cookie });
+    expect([js.status, js.headers['content-type'], js.body]).toEqual([200, 'text/javascript; charset=utf-8', 'console.log(1)']);
+    const head = await request('/assets/app.js', { method: 'HEAD', headers: cookie });
+    expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String('console.log(1)'.length), '']);
+    for (const pathname of ['/assets/', '/assets/..%2findex.html', '/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/assets/.hidden', '/assets/sub/app.js', '/index.htm', '/app.js', '/assets/missing.js']) {
+      expect((await request(pathname, { headers: cookie })).status, pathname).toBe(404);
+    }
+    const post = await request('/assets/app.js', { method: 'POST', headers: cookie });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('reads the assets the page names before the browser asks for them', async () => {
+    const dir = path.join(path.dirname(rendererDir), 'warm-renderer');
+    mkdirSync(path.join(dir, 'assets'), { recursive: true });
+    writeFileSync(path.join(dir, 'index.html'), '<html><head><script type="module" src="./assets/entry-1a2b.js"></script></head><body></body></html>');
+    writeFileSync(path.join(dir, 'assets', 'entry-1a2b.js'), 'console.log("warm")');
+    const warm = await startWebServer({ dispatch: core.dispatch, events: core.events, rendererDir: dir, log: silentLogger });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rmSync(path.join(dir, 'assets', 'entry-1a2b.js')); // read already: served from memory
+      const res = await fetch(`${warm.origin}/assets/entry-1a2b.js?token=${warm.token}`);
+      expect([res.status, await res.text()]).toEqual([200, 'console.log("warm")']);
+    } finally {
+      await warm.close();
+    }
+  });
+
+  it('lets the browser keep the hashed assets, never the page that carries the session token', async () => {
+    expect((await request(`/?token=${server.token}`)).headers['cache-control']).toBe('no-store');
+    const asset = await request('/assets/app.js', { headers: { cookie: `paydesk_session=${server.token}` } });
+    expect(asset.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('answers 404 for an asset that vanished after start (a rebuild of out/), and keeps serving', async () => {
     rmSync(path.join(rendererDir, 'assets', 'gone.js'));
     const gone = await request('/assets/gone.js', { headers: { cookie: `paydesk_session=${server.token}` } });
@@ -154,5 +194,55 @@ describe('web-mode server', () => {
     const stream = await received;
     await update;
     expect(stream).toContain('data: {"theme":"light"}');
+  });
+});
+
+describe('web mode listening before its core is up', () => {
+  /** A core that starts when the test says so (web mode loads and opens it after listening). */
+  function startingCore() {
+    let ready!: (core: { dispatch: Dispatch }) => void;
+    let fail!: (error: Error) => void;
+    const core = new Promise<{ dispatch: Dispatch }>((resolve, reject) => {
+      ready = resolve;
+      fail = reject;
+    });
+    core.catch(() => {});
+    return { core, ready, fail };
+  }
+  const call = (early: WebServer, channel: string) =>
+    fetch(`${early.origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-paydesk-token': early.token }, body: '{}' }).then(
+      async (res) => ({ status: res.status, body: (await res.json()) as unknown }),
+    );
+
+  it('serves the page and its assets at once, and answers a call as soon as the core is up', async () => {
+    const starting = startingCore();
+    const early = await startWebServer({ dispatch: lateDispatch(starting.core), events: new EventBus(), rendererDir, log: silentLogger });
+    try {
+      expect((await fetch(early.url)).status).toBe(200);
+      expect((await fetch(`${early.origin}/assets/app.js?token=${early.token}`)).status).toBe(200);
+      let answered = false;
+      const pending = call(early, 'settings:get').then((reply) => {
+        answered = true;
+        return reply;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      starting.ready(core);
+      expect(await pending).toEqual({ status: 200, body: { ok: true, value: expect.objectContaining({ theme: expect.any(String) }) } });
+    } finally {
+      await early.close();
+    }
+  });
+
+  it('answers `unavailable` to calls when the core could not start', async () => {
+    const starting = startingCore();
+    const early = await startWebServer({ dispatch: lateDispatch(starting.core), events: new EventBus(), rendererDir, log: silentLogger });
+    try {
+      const pending = call(early, 'settings:get');
+      starting.fail(new Error('ledger written by a newer Paydesk'));
+      expect(await pending).toEqual({ status: 200, body: { ok: false, error: { code: 'unavailable', message: expect.stringContaining('could not start') } } });
+    } finally {
+      await early.close();
+    }
   });
 });

@@ -1,15 +1,53 @@
 // Web-mode entry (plain Node, no Electron): `node out/main/web.js [options]`, normally via `npm start`.
+//
+// The server listens and prints its address before the core exists: loading the core's code
+// (zod, jose, ky, SQLite…) and opening the ledger take a few hundred ms, which the browser spends
+// opening the page and parsing the bundle anyway. The page and its assets need no core; a
+// contract call that arrives before the core is up waits for it (see lateDispatch). So the
+// address comes with "starting", and a second line says "ready" — or, if the core fails (a ledger
+// written by a newer Paydesk), the reason and that the address no longer answers.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore } from '../core';
-import { consoleLogger } from '../logger';
+import type { Core } from '../core';
+import { consoleLogger, type Logger } from '../logger';
 import { appUsage, OptionsError, parseAppOptions } from '../options';
-import { KeytarSecretStore } from '../platform/keychain';
-import { LedgerVersionError } from '../ledger/connection';
+import { EventBus } from '../services/event-bus';
 import { APP_VERSION } from '../version';
+import { lateDispatch } from './late-dispatch';
 import { startWebServer } from './server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Printed once the core is up: only then does the address printed earlier answer every call. */
+const READY = 'Paydesk is ready: open the address above in your browser.';
+/** Printed after the reason when the core could not start: the address printed earlier is closed. */
+const NOT_STARTED = 'Paydesk did not start: the address above no longer answers.';
+
+type Trace = (phase: string) => void;
+
+/** PAYDESK_TRACE=1: start-up phases and web requests on stderr: ms since the process started, epoch ms, CPU ms used so far. */
+function traceFromEnv(): Trace | undefined {
+  if (!process.env.PAYDESK_TRACE) return undefined;
+  return (phase) => {
+    const now = performance.now();
+    const { user, system } = process.cpuUsage();
+    process.stderr.write(`trace +${now.toFixed(1)} @${(performance.timeOrigin + now).toFixed(1)} cpu ${((user + system) / 1000).toFixed(0)} ms ${phase}\n`);
+  };
+}
+
+/** Loads the core's code and builds the core; the bus is the server's, so pushes reach streams opened meanwhile. */
+async function startCore(args: { dataDir: string; events: EventBus; log: Logger; trace?: Trace }): Promise<Core> {
+  const [{ createCore }, { KeytarSecretStore }] = await Promise.all([import('../core'), import('../platform/keychain')]);
+  args.trace?.('main: core modules loaded');
+  const secrets = new KeytarSecretStore('Paydesk');
+  const core = await createCore({ mode: 'web', version: APP_VERSION, secrets, ...args });
+  args.trace?.('main: core created');
+  // The keychain's state is only a warning here: calls need not wait for it.
+  void secrets.status().then((keychain) => {
+    if (!keychain.available) args.log.warn(keychain.message);
+  });
+  return core;
+}
 
 async function main(): Promise<number> {
   const log = consoleLogger();
@@ -27,29 +65,34 @@ async function main(): Promise<number> {
     console.log(appUsage);
     return 0;
   }
-  const secrets = new KeytarSecretStore('Paydesk');
-  let core;
-  try {
-    core = await createCore({ mode: 'web', version: APP_VERSION, dataDir: options.dataDir, secrets, log });
-  } catch (error) {
-    if (error instanceof LedgerVersionError) {
-      console.error(`Paydesk cannot open its ledger: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
-  const keychain = await secrets.status();
-  if (!keychain.available) log.warn(keychain.message);
+  const trace = traceFromEnv();
+  trace?.('main: server modules loaded');
+  const events = new EventBus();
+  const starting = startCore({ dataDir: options.dataDir, events, log, trace });
+  starting.catch(() => {}); // handled below, after the address is printed
 
-  const server = await startWebServer({
-    dispatch: core.dispatch,
-    events: core.events,
-    rendererDir: path.join(here, '../renderer'),
-    port: options.port,
-    log,
-  });
-  console.log(`Paydesk is running in web mode. Open this address in your browser:\n  ${server.url}`);
+  const server = await startWebServer({ dispatch: lateDispatch(starting), events, rendererDir: path.join(here, '../renderer'), port: options.port, log, trace });
+  trace?.('main: listening, printing the address');
+  // Scripts, tests and the benchmark read the address from its own line: keep it alone on a line.
+  console.log(`Paydesk is starting in web mode. Its address, for your browser:\n  ${server.url}`);
   console.log(`Data directory: ${options.dataDir}`);
+
+  let core: Core;
+  try {
+    core = await starting;
+  } catch (error) {
+    await server.close();
+    // Not imported up front: loading it is part of the core's start-up cost (and may be what failed).
+    const ledgerTooNew = await import('../ledger/connection').then(
+      ({ LedgerVersionError }) => error instanceof LedgerVersionError,
+      () => false,
+    );
+    if (ledgerTooNew) console.error(`Paydesk cannot open its ledger: ${(error as Error).message}`);
+    else console.error('Paydesk could not start:', error);
+    console.error(NOT_STARTED);
+    return 1;
+  }
+  console.log(READY);
 
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

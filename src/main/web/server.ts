@@ -8,11 +8,11 @@ import { readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import serveStatic from 'serve-static';
 import type { Dispatch } from '../ipc/dispatcher';
 import type { EventBus } from '../services/event-bus';
 import { CONTENT_SECURITY_POLICY } from '../security-policy';
 import type { Logger } from '../logger';
+import { assetServer } from './assets';
 import { checkRequest, TOKEN_COOKIE, type TokenSource } from './request-guard';
 
 export const RPC_BODY_LIMIT = 1024 * 1024;
@@ -25,6 +25,8 @@ export interface WebServerOptions {
   port?: number;
   token?: string;
   log: Logger;
+  /** Marks each request's arrival and end (web mode's PAYDESK_TRACE=1). */
+  trace?: (phase: string) => void;
 }
 
 export interface WebServer {
@@ -69,10 +71,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { dispatch, events, rendererDir, log } = options;
   const token = options.token ?? randomBytes(24).toString('base64url');
-  // serve-static reports a file that vanished mid-request (e.g. a rebuild of out/) to its callback
-  // instead of throwing from a stream, so a missing asset is a 404, never a crash.
-  const assets = serveStatic(rendererDir, { index: false, fallthrough: true, setHeaders: (res) => applyHeaders(res, securityHeaders) });
+  // No compression: over loopback it would only cost main CPU time.
+  const assets = assetServer(rendererDir, securityHeaders);
   const indexHtml = await readFile(path.join(rendererDir, 'index.html'), 'utf8');
+  assets.warm(indexHtml);
   const sseClients = new Set<ServerResponse>();
   let port = 0;
 
@@ -120,6 +122,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = url.pathname;
+    if (options.trace) {
+      const trace = options.trace;
+      trace(`http: ${req.method} ${route} arrived`);
+      res.once('finish', () => trace(`http: ${req.method} ${route} ${res.statusCode} sent`));
+    }
     const handle = async () => {
       if (route.startsWith('/rpc/')) {
         if (guard(req, res, url, 'header')) await handleRpc(req, res, route.slice('/rpc/'.length));
@@ -128,9 +135,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       } else if (route === '/' || route === '/index.html') {
         if (guard(req, res, url, 'query-or-cookie')) serveIndex(res);
       } else if (guard(req, res, url, 'query-or-cookie')) {
-        assets(req, res, () => {
-          if (!res.headersSent) sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No such path: ${route}` } });
-        });
+        if (!(await assets.serve(req, res, route))) sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No such path: ${route}` } });
       }
     };
     handle().catch((error: unknown) => {
@@ -174,6 +179,3 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-function applyHeaders(res: ServerResponse, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-}

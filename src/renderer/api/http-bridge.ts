@@ -1,12 +1,14 @@
 // Web mode's implementation of the contract bridge: POST /rpc/<channel> for calls, one
 // EventSource on /events for pushes. Same shape as the Electron preload's bridge.
-import {
-  type Envelope,
-  invokeChannels,
-  type PaydeskBridge,
-  pushChannels,
-  type PushChannel,
-} from '../../shared/contract';
+//
+// Unlike the preload, this bridge is no boundary: the page can fetch /rpc/<anything> itself, and
+// main refuses unknown channels and validates every input. So its methods are made on first use
+// instead of from the contract's channel list, which would build every zod schema of the
+// contract in the first bundle (a cold start parses and runs that code before the first rows).
+import type { Envelope, PaydeskBridge, PushChannel } from '../../shared/contract';
+
+/** `<domain>:<verb-noun>` (STYLE.md); anything else, `then` included, is no method. */
+const CHANNEL_NAME = /^[a-z]+:[a-z]+(-[a-z]+)*$/;
 
 export function createHttpBridge(token: string, origin: string = window.location.origin): PaydeskBridge {
   const call = async (channel: string, input: unknown): Promise<Envelope<unknown>> => {
@@ -28,31 +30,35 @@ export function createHttpBridge(token: string, origin: string = window.location
   };
 
   let source: EventSource | null = null;
-  const listeners = new Map<PushChannel, Set<(payload: unknown) => void>>();
-  const ensureSource = (): EventSource => {
-    if (source) return source;
-    source = new EventSource(`${origin}/events?token=${encodeURIComponent(token)}`);
-    for (const channel of pushChannels) {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const subscribe = (channel: string, listener: (payload: unknown) => void) => {
+    source ??= new EventSource(`${origin}/events?token=${encodeURIComponent(token)}`);
+    let set = listeners.get(channel);
+    if (!set) {
+      const channelListeners = new Set<(payload: unknown) => void>();
+      set = channelListeners;
+      listeners.set(channel, channelListeners);
       source.addEventListener(channel, (event) => {
         const payload: unknown = JSON.parse((event as MessageEvent<string>).data);
-        for (const listener of listeners.get(channel) ?? []) listener(payload);
+        for (const each of channelListeners) each(payload);
       });
     }
-    return source;
+    set.add(listener);
+    return () => void set.delete(listener);
   };
 
-  const invoke = Object.fromEntries(invokeChannels.map((channel) => [channel, (input: unknown) => call(channel, input)]));
-  const on = Object.fromEntries(
-    pushChannels.map((channel) => [
-      channel,
-      (listener: (payload: unknown) => void) => {
-        ensureSource();
-        const set = listeners.get(channel) ?? new Set();
-        set.add(listener);
-        listeners.set(channel, set);
-        return () => set.delete(listener);
+  const methods = <T>(make: (channel: string) => T) => {
+    const made = new Map<string, T>();
+    return new Proxy({} as Record<string, T>, {
+      get: (_target, channel) => {
+        if (typeof channel !== 'string' || !CHANNEL_NAME.test(channel)) return undefined;
+        let method = made.get(channel);
+        if (!method) made.set(channel, (method = make(channel)));
+        return method;
       },
-    ]),
-  );
+    });
+  };
+  const invoke = methods((channel) => (input: unknown) => call(channel, input));
+  const on = methods((channel) => (listener: (payload: unknown) => void) => subscribe(channel as PushChannel, listener));
   return { invoke, on } as unknown as PaydeskBridge;
 }

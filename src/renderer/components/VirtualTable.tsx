@@ -44,7 +44,9 @@ export function VirtualTable<T>({
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState(0);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
+  // Five rows (200 px) beyond each edge keep scrolling smooth; every extra row is rendered before
+  // the first page shows (12 were a second screenful on a laptop).
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 5 });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 

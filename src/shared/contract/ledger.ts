@@ -43,14 +43,22 @@ export const transactionListInputSchema = z
   .strict();
 export type TransactionListInput = z.infer<typeof transactionListInputSchema>;
 
-const pageOf = <T extends z.ZodType>(item: T) =>
+const keysetPageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     /** Pass back as `cursor` for the next page (older, or newer when sorted oldest first); null on the last page. */
     nextCursor: z.string().nullable(),
+  });
+
+const pageOf = <T extends z.ZodType>(item: T) =>
+  keysetPageOf(item).extend({
     /** Rows matching the filters; computed on the first page only (null on later pages). */
     total: z.number().int().nullable(),
   });
+
+/** The list filters alone: what a count depends on (no position, size or order). */
+export const transactionCountInputSchema = transactionListInputSchema.omit({ cursor: true, limit: true, sort: true });
+export type TransactionCountInput = z.infer<typeof transactionCountInputSchema>;
 
 export const searchMatchSchema = z.object({
   subject: transactionSubjectSchema,
@@ -104,7 +112,13 @@ export type CodeUsage = z.infer<typeof codeUsageSchema>;
 
 export const ledgerContract = {
   invoke: {
-    'payins:list': { input: transactionListInputSchema, output: pageOf(payinViewSchema) },
+    /**
+     * A keyset page of pay-ins, without a total: counting a million rows takes longer than the
+     * page itself, so the count is its own call ('payins:count'), made once the page is shown.
+     */
+    'payins:list': { input: transactionListInputSchema, output: keysetPageOf(payinViewSchema) },
+    /** How many pay-ins match the filters (the list's total). */
+    'payins:count': { input: transactionCountInputSchema, output: z.object({ total: z.number().int() }) },
     'payouts:list': { input: transactionListInputSchema, output: pageOf(payoutViewSchema) },
     'search:lookup': {
       input: z.object({ query: z.string().trim().min(1, 'Type a request_id, payin_id, payout_id, merchantReference or e-mail.').max(200) }).strict(),

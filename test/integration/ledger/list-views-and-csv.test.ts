@@ -31,7 +31,8 @@ afterAll(async () => {
 describe('payins:list reason filter', () => {
   it('filters by reason code (the code explorer links reasons to the list)', async () => {
     expect((await h.call('payins:list', { reasonCodes: ['RISK_BLOCKED'] })).items.map((p) => p.id)).toEqual([ids[1]]);
-    expect((await h.call('payins:list', { reasonCodes: ['NO_SUCH_REASON'] })).total).toBe(0);
+    expect(await h.call('payins:count', { reasonCodes: ['RISK_BLOCKED'] })).toEqual({ total: 1 });
+    expect(await h.call('payins:count', { reasonCodes: ['NO_SUCH_REASON'] })).toEqual({ total: 0 });
   });
 });
 

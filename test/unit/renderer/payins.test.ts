@@ -9,8 +9,10 @@ import type { ApiClient } from '../../../src/renderer/api/client';
 import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, queryKey } from '../../../src/renderer/features/payins/filters';
 import { matchesQuery } from '../../../src/renderer/features/payins/matches';
 import { createPayinsListStore } from '../../../src/renderer/features/payins/payins-store';
+import { prefetchScreen } from '../../../src/renderer/shell/prefetch';
+import { parseRoute } from '../../../src/renderer/shell/use-route';
 import { lastErrorCode, maskedCard } from '../../../src/renderer/features/transactions/facts';
-import { formatMoney, prettyJson } from '../../../src/renderer/features/transactions/format';
+import { formatMoney, groupDigits, prettyJson } from '../../../src/renderer/features/transactions/format';
 
 const payin = (over: Partial<PayinView>): PayinView => ({
   id: 1,
@@ -90,15 +92,18 @@ describe('pay-in list filters', () => {
   });
 });
 
-/** An api whose list answers come from a function, and whose pushes the test sends. */
-type Page = { items: PayinView[]; nextCursor: string | null; total: number | null };
+/** An api whose list and count answers come from functions, which records the calls, and whose pushes the test sends. */
+type Page = { items: PayinView[]; nextCursor: string | null };
 
-function fakeApi(list: (input: Record<string, unknown>) => Page | Promise<Page>) {
+function fakeApi(list: (input: Record<string, unknown>) => Page | Promise<Page>, count: (input: Record<string, unknown>) => number | Promise<number> = () => 1) {
   const listeners = new Map<PushChannel, ((payload: unknown) => void)[]>();
+  const calls: { channel: string; input: Record<string, unknown> }[] = [];
   const api = {
     invoke: async (channel: string, input: Record<string, unknown>) => {
-      if (channel !== 'payins:list') throw new Error(channel);
-      return list(input);
+      calls.push({ channel, input });
+      if (channel === 'payins:list') return list(input);
+      if (channel === 'payins:count') return { total: await count(input) };
+      throw new Error(channel);
     },
     on: (channel: PushChannel, listener: (payload: unknown) => void) => {
       listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
@@ -106,7 +111,18 @@ function fakeApi(list: (input: Record<string, unknown>) => Page | Promise<Page>)
     },
   } as unknown as ApiClient;
   const push = (p: PayinView) => listeners.get('payins:payin-changed')?.forEach((l) => l(p));
-  return { api, push };
+  return { api, push, calls };
+}
+
+/** A promise the test settles when it wants. */
+function gate<T>() {
+  let open!: (value: T) => void;
+  let fail!: (error: Error) => void;
+  const promise = new Promise<T>((resolve, reject) => {
+    open = resolve;
+    fail = reject;
+  });
+  return { promise, open, fail };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 80));
@@ -115,7 +131,10 @@ describe('pay-ins list store', () => {
   it('pages with the cursor, updates rows in place and puts a matching new pay-in on top', async () => {
     const older = payin({ id: 1, createdAt: '2026-03-01T09:00:00.000Z' });
     const newer = payin({ id: 2, createdAt: '2026-03-01T10:00:00.000Z' });
-    const { api, push } = fakeApi((input) => (input.cursor ? { items: [older], nextCursor: null, total: null } : { items: [newer], nextCursor: 'c1', total: 2 }));
+    const { api, push } = fakeApi(
+      (input) => (input.cursor ? { items: [older], nextCursor: null } : { items: [newer], nextCursor: 'c1' }),
+      () => 2,
+    );
     const store = createPayinsListStore(api);
     await store.getState().show({ methods: ['blik'] });
     await store.getState().loadMore();
@@ -136,7 +155,7 @@ describe('pay-ins list store', () => {
 
   it('never lets an older push overwrite a fresher page, and drops answers to a query no longer shown', async () => {
     const row = payin({ id: 1, statusCode: '200', updatedAt: '2026-03-01T11:00:00.000Z' });
-    const { api, push } = fakeApi(() => ({ items: [row], nextCursor: null, total: 1 }));
+    const { api, push } = fakeApi(() => ({ items: [row], nextCursor: null }));
     const store = createPayinsListStore(api);
     await store.getState().show({});
     push(payin({ id: 1, statusCode: '100', updatedAt: '2026-03-01T10:00:00.000Z' }));
@@ -147,7 +166,7 @@ describe('pay-ins list store', () => {
     const slow = new Promise<void>((resolve) => (release = resolve));
     const gated = fakeApi(async (input) => {
       if (input.methods) await slow;
-      return { items: [payin({ id: input.methods ? 9 : 1 })], nextCursor: null, total: 1 };
+      return { items: [payin({ id: input.methods ? 9 : 1 })], nextCursor: null };
     });
     const racing = createPayinsListStore(gated.api);
     const first = racing.getState().show({ methods: ['blik'] });
@@ -158,12 +177,114 @@ describe('pay-ins list store', () => {
   });
 });
 
+describe('pay-ins list total', () => {
+  it('shows the first page without waiting for its total, and asks for the count only once the page is in', async () => {
+    const page = gate<Page>();
+    const counted = gate<number>();
+    const { api, calls } = fakeApi(
+      () => page.promise,
+      () => counted.promise,
+    );
+    const store = createPayinsListStore(api);
+    const shown = store.getState().show({ methods: ['blik'], sort: 'oldest' });
+    await settle();
+    expect(calls.map((c) => c.channel)).toEqual(['payins:list']); // no count competes with the page
+    expect(store.getState()).toMatchObject({ loading: true, total: null });
+
+    page.open({ items: [payin({ id: 7 })], nextCursor: 'c1' });
+    await settle();
+    expect(store.getState()).toMatchObject({ loading: false, counting: true, total: null });
+    expect(store.getState().rows.map((r) => r.id)).toEqual([7]);
+    // The count takes the filters only: no order, size or position.
+    expect(calls.map((c) => [c.channel, c.input])).toEqual([
+      ['payins:list', { methods: ['blik'], sort: 'oldest', limit: 100 }],
+      ['payins:count', { methods: ['blik'] }],
+    ]);
+
+    counted.open(1_000_000);
+    await shown;
+    expect(store.getState()).toMatchObject({ counting: false, total: 1_000_000, countError: null });
+  });
+
+  it('keeps the rows when the count fails, and says why', async () => {
+    const { api } = fakeApi(
+      () => ({ items: [payin({ id: 7 })], nextCursor: null }),
+      () => Promise.reject(new Error('main is busy')),
+    );
+    const store = createPayinsListStore(api);
+    await store.getState().show({});
+    expect(store.getState()).toMatchObject({ counting: false, total: null, countError: 'main is busy', error: null });
+    expect(store.getState().rows.map((r) => r.id)).toEqual([7]);
+  });
+
+  it('drops the count of a query no longer shown', async () => {
+    const counted = gate<number>();
+    const { api } = fakeApi(
+      (input) => ({ items: [payin({ id: input.methods ? 9 : 1 })], nextCursor: null }),
+      (input) => (input.methods ? counted.promise : 5),
+    );
+    const store = createPayinsListStore(api);
+    const first = store.getState().show({ methods: ['blik'] });
+    await settle();
+    await store.getState().show({});
+    counted.open(42);
+    await first;
+    expect(store.getState()).toMatchObject({ total: 5 });
+    expect(store.getState().rows.map((r) => r.id)).toEqual([1]);
+  });
+
+  it('adds pay-ins that arrive live to a counted total only', async () => {
+    const counted = gate<number>();
+    const { api, push } = fakeApi(
+      () => ({ items: [payin({ id: 1 })], nextCursor: null }),
+      () => counted.promise,
+    );
+    const store = createPayinsListStore(api);
+    const shown = store.getState().show({});
+    await settle();
+    push(payin({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
+    await settle();
+    expect(store.getState()).toMatchObject({ total: null, arrived: 1 }); // the count will include it
+    counted.open(2);
+    await shown;
+    push(payin({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
+    await settle();
+    expect(store.getState()).toMatchObject({ total: 3, arrived: 2 });
+  });
+});
+
+describe('first screen prefetch', () => {
+  it('asks for the pay-ins page of the route before the screen renders, and the screen does not ask again', async () => {
+    const { api, calls } = fakeApi(() => ({ items: [payin({ id: 1 })], nextCursor: null }));
+    const stores = { payinsList: createPayinsListStore(api) };
+    prefetchScreen(stores, parseRoute('#/payins?status=302&sort=oldest'));
+    expect(calls.map((c) => [c.channel, c.input])).toEqual([['payins:list', { statusCodes: ['302'], sort: 'oldest', limit: 100 }]]);
+    // What PayinsList asks for when it mounts on that route.
+    await stores.payinsList.getState().show(filtersToQuery(filtersFromParams({ status: '302', sort: 'oldest' })));
+    await settle();
+    expect(calls.filter((c) => c.channel === 'payins:list')).toHaveLength(1);
+  });
+
+  it('asks nothing for other screens or for one pay-in', () => {
+    const { api, calls } = fakeApi(() => ({ items: [], nextCursor: null }));
+    const stores = { payinsList: createPayinsListStore(api) };
+    prefetchScreen(stores, parseRoute('#/payins/42'));
+    prefetchScreen(stores, parseRoute('#/payouts'));
+    prefetchScreen(stores, parseRoute('#/reconciliation'));
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('money and raw text', () => {
   it('formats amounts exactly at the method scale, grouped', () => {
     expect(formatMoney('1234567.5', 'EUR', 'blik')).toBe('1,234,567.50 EUR');
     expect(formatMoney('0.0000000001', 'USD', 'crypto')).toBe('0.0000000001 USD');
     expect(formatMoney('12345678901234.99', 'EUR', 'blik')).toBe('12,345,678,901,234.99 EUR');
     expect(formatMoney('abc', 'EUR', 'blik')).toBe('abc EUR');
+  });
+
+  it('groups a count like an amount, without Intl', () => {
+    expect([0, 7, 999, 1000, 20_000, 1_000_000, 1_234_567_890].map(groupDigits)).toEqual(['0', '7', '999', '1,000', '20,000', '1,000,000', '1,234,567,890']);
   });
 
   it('pretty-prints JSON without rounding amounts', () => {

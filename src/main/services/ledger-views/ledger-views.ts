@@ -1,7 +1,7 @@
 // The ledger as the renderer reads it: filtered keyset pages of pay-ins and payouts, global search
 // by any reference, the timeline of one transaction (every request, answer, notification, status
 // read and audit entry, oldest first, raw text included) and how many rows carry each code.
-import type { CodeUsage, PayinView, PayoutView, SearchMatch, TimelineEntry, TransactionListInput } from '../../../shared/contract';
+import type { CodeUsage, PayinView, PayoutView, SearchMatch, TimelineEntry, TransactionCountInput, TransactionListInput } from '../../../shared/contract';
 import {
   PAYIN_STATUS_CATALOGUE,
   PAYOUT_STATUS_CATALOGUE,
@@ -20,9 +20,12 @@ import { ServiceError } from '../errors';
 import { payinView, payinViews, payoutView, payoutViews } from '../payments/views';
 import { bodyText, headerPairs, safeText } from './raw';
 
-export interface ListPage<T> {
+export interface KeysetPage<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+export interface ListPage<T> extends KeysetPage<T> {
   total: number | null;
 }
 
@@ -67,16 +70,17 @@ export class LedgerViews {
     private readonly repos: Repositories,
   ) {}
 
-  listPayins(input: TransactionListInput): ListPage<PayinView> {
+  /** One keyset page, never its total: on a million rows the count costs more than the page (countPayins). */
+  listPayins(input: TransactionListInput): KeysetPage<PayinView> {
     return guarded(() => {
-      const filter = toFilter(input);
-      const page = this.repos.payins.page(filter, { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
-      return {
-        items: payinViews(page.items, this.repos.attempts),
-        nextCursor: page.nextCursor,
-        total: input.cursor ? null : this.repos.payins.count(filter),
-      };
+      const page = this.repos.payins.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
+      return { items: payinViews(page.items, this.repos.attempts), nextCursor: page.nextCursor };
     });
+  }
+
+  /** How many pay-ins match the filters: a scan of an index, O(rows matched). */
+  countPayins(input: TransactionCountInput): number {
+    return guarded(() => this.repos.payins.count(toFilter(input)));
   }
 
   listPayouts(input: TransactionListInput): ListPage<PayoutView> {

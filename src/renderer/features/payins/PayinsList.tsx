@@ -9,6 +9,7 @@ import { VirtualTable } from '../../components/VirtualTable';
 import { navigate, routeHash } from '../../shell/use-route';
 import { useApi, useStores } from '../../stores/context';
 import { rememberListHash } from '../transactions/back-link';
+import { groupDigits } from '../transactions/format';
 import { SavedViewsControl } from '../transactions/SavedViewsControl';
 import { payinColumns } from './columns';
 import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, hasAnyFilter, queryKey, type PayinFilters } from './filters';
@@ -21,7 +22,7 @@ export function PayinsList({ params }: { params: Record<string, string> }) {
   const store = useStores().payinsList;
   const filters = useMemo(() => filtersFromParams(params), [params]);
   const query = useMemo(() => filtersToQuery(filters), [filters]);
-  const { rows, total, nextCursor, loading, error, errorFields, arrived } = useStore(store);
+  const { rows, total, counting, countError, nextCursor, loading, error, errorFields, arrived } = useStore(store);
   const exporting = useAction();
 
   useEffect(() => {
@@ -48,8 +49,14 @@ export function PayinsList({ params }: { params: Record<string, string> }) {
       <Group justify="space-between" align="flex-end">
         <Group gap="sm" align="baseline">
           <Title order={2}>Pay-ins</Title>
-          <Text c="dimmed" data-testid="payins-total" aria-live="polite">
-            {total === null ? (loading ? 'Counting…' : '') : `${total.toLocaleString()} ${total === 1 ? 'pay-in' : 'pay-ins'}${hasAnyFilter(filters) ? ' match' : ''}`}
+          <Text c="dimmed" data-testid="payins-total" aria-live="polite" title={countError ?? undefined}>
+            {total !== null
+              ? `${groupDigits(total)} ${total === 1 ? 'pay-in' : 'pay-ins'}${hasAnyFilter(filters) ? ' match' : ''}`
+              : loading || counting
+                ? 'Counting…'
+                : countError
+                  ? 'Not counted'
+                  : ''}
           </Text>
           {arrived > 0 && (
             <Badge variant="light" color="teal" data-testid="payins-arrived">

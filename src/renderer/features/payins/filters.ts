@@ -4,7 +4,7 @@
 // contract's list query.
 import dayjs from 'dayjs';
 import type { SavedViewFilters, StatusCategoryView } from '../../../shared/contract';
-import { statusCategorySchema } from '../../../shared/contract';
+import { categoryLabels } from '../codes/category';
 
 export type SortOrder = 'newest' | 'oldest';
 
@@ -35,7 +35,7 @@ export function filtersFromParams(params: Record<string, string>): PayinFilters 
   return {
     statusCodes: list(params.status),
     reasonCodes: list(params.reason),
-    categories: list(params.category).filter((c): c is StatusCategoryView => statusCategorySchema.safeParse(c).success),
+    categories: list(params.category).filter((c): c is StatusCategoryView => Object.hasOwn(categoryLabels, c)),
     methods: list(params.method),
     currencies: list(params.currency).map((c) => c.toUpperCase()).filter((c) => /^[A-Z]{3}$/.test(c)),
     from: day(params.from),

@@ -2,6 +2,8 @@
 // kept live by 'payins:payin-changed' — a row in view is updated in place, a new pay-in that
 // matches the filters appears at the top. Pushes are applied in batches, so a sweep re-reading
 // thousands of rows costs one render per batch, not one per row.
+// The total is asked for only once the first page is shown ('payins:count'): on a million-row
+// ledger the count takes longer than the page, and the rows must not wait for it.
 import { createStore } from 'zustand/vanilla';
 import type { PayinView, SavedViewFilters } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
@@ -16,8 +18,12 @@ export interface PayinsListState {
   key: string | null;
   query: SavedViewFilters;
   rows: PayinView[];
-  /** Rows matching the query (from the first page, plus pay-ins that arrived live). */
+  /** Rows matching the query (counted after the first page, plus pay-ins that arrived live since); null until counted. */
   total: number | null;
+  /** The total is being counted (the rows are already shown). */
+  counting: boolean;
+  /** Why the total could not be counted (the rows are still shown). */
+  countError: string | null;
   nextCursor: string | null;
   loading: boolean;
   error: string | null;
@@ -37,12 +43,23 @@ export function createPayinsListStore(api: ApiClient) {
   const store = createStore<PayinsListState>()((set, get) => {
     const load = async (query: SavedViewFilters) => {
       const mine = ++generation;
-      set({ key: queryKey(query), query, rows: [], total: null, nextCursor: null, loading: true, error: null, errorFields: {}, arrived: 0 });
+      set({ key: queryKey(query), query, rows: [], total: null, counting: false, countError: null, nextCursor: null, loading: true, error: null, errorFields: {}, arrived: 0 });
       try {
         const page = await api.invoke('payins:list', { ...query, limit: PAGE_SIZE });
-        if (mine === generation) set({ rows: page.items, total: page.total, nextCursor: page.nextCursor, loading: false });
+        if (mine !== generation) return;
+        set({ rows: page.items, nextCursor: page.nextCursor, loading: false, counting: true });
       } catch (error) {
         if (mine === generation) set({ loading: false, ...failure(error) });
+        return;
+      }
+      try {
+        const { sort: _order, ...filters } = query;
+        const { total } = await api.invoke('payins:count', filters);
+        // Pay-ins that arrived live while counting are in the count already (or close enough: the
+        // count is the ledger's answer at the time it ran).
+        if (mine === generation) set({ total, counting: false });
+      } catch (error) {
+        if (mine === generation) set({ counting: false, countError: error instanceof Error ? error.message : String(error) });
       }
     };
     return {
@@ -50,6 +67,8 @@ export function createPayinsListStore(api: ApiClient) {
       query: {},
       rows: [],
       total: null,
+      counting: false,
+      countError: null,
       nextCursor: null,
       loading: false,
       error: null,

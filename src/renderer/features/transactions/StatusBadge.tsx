@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge } from '@mantine/core';
+import { HoverTooltip } from '../../components/HoverTooltip';
 import type { TransactionSubject } from '../../../shared/contract';
 import { categoryLabels } from '../codes/category';
 import { categoryColor, describeStatus } from './status';
@@ -26,19 +27,19 @@ export function StatusBadge({ subject, code, attemptState = null, size = 'sm' }:
           ? 'The gateway refused the create call; see the answer in the timeline.'
           : 'The gateway has not answered yet.';
     return (
-      <Tooltip label={hint} multiline w={280}>
+      <HoverTooltip label={hint} multiline w={280}>
         <Badge size={size} variant="outline" color={attemptState === 'rejected' ? 'red' : 'gray'} data-status="none">
           {label}
         </Badge>
-      </Tooltip>
+      </HoverTooltip>
     );
   }
   const category = info.known ? info.category : 'unknown';
   return (
-    <Tooltip label={`${categoryLabels[category]}: ${info.meaning}`} multiline w={300}>
+    <HoverTooltip label={`${categoryLabels[category]}: ${info.meaning}`} multiline w={300}>
       <Badge size={size} variant={info.known ? 'light' : 'outline'} color={categoryColor(info)} data-status={code} data-category={category}>
         {code} · {info.known ? categoryLabels[category] : 'unknown'}
       </Badge>
-    </Tooltip>
+    </HoverTooltip>
   );
 }

@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge } from '@mantine/core';
+import { HoverTooltip } from '../../components/HoverTooltip';
 import type { PayinView, PayoutView } from '../../../shared/contract';
 import { formatTime } from './format';
 
@@ -24,10 +25,10 @@ export function verificationHint(t: Verifiable): string {
 export function VerificationBadge({ transaction, size = 'sm' }: { transaction: Verifiable; size?: 'xs' | 'sm' | 'md' }) {
   const { label, color } = verificationLabel(transaction);
   return (
-    <Tooltip label={verificationHint(transaction)} multiline w={300}>
+    <HoverTooltip label={verificationHint(transaction)} multiline w={300}>
       <Badge size={size} variant={color === 'gray' ? 'outline' : 'light'} color={color} data-verification={transaction.verification}>
         {label}
       </Badge>
-    </Tooltip>
+    </HoverTooltip>
   );
 }
