@@ -1,17 +1,22 @@
 // A CSV batch of payouts (1,000 by default) through a real core and its embedded emulator, as
 // the Batch screen sends it (draft, chunks, start): time to every item sent, the most items seen
 // in flight at once, and how many payouts the gateway holds per merchantReference (none twice).
-//   node --import tsx bench/payout-batch.ts [--rows 1000]
+// The app's own concurrency unless --concurrency overrides it (for comparisons).
+//   node --import tsx bench/payout-batch.ts [--rows 1000] [--concurrency N]
+// The upload and the exactly-once check are the batch tests' own helpers, imported from test/ on
+// purpose: the benchmark drives the app exactly as those tests do (both are dev-only code of the
+// same TypeScript project; nothing under test/ or bench/ is built into the app).
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { BatchView } from '../src/shared/contract';
 import { createCore } from '../src/main/core';
+import { DEFAULT_BATCH_CONCURRENCY } from '../src/main/services/payouts-batch/batch-runner';
 import { MemorySecretStore, silentLogger } from '../test/helpers/app-core';
 import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference, getBatch, uploadBatch } from '../test/integration/batches/helpers';
 import { arg, ensureBenchDir, log, report, round, type Figure } from './lib';
 
 const rows = arg('rows', 1_000);
-const concurrency = 4;
+const concurrency = arg('concurrency', DEFAULT_BATCH_CONCURRENCY);
 const dir = mkdtempSync(path.join(ensureBenchDir(), 'batch-'));
 const core = await createCore({
   mode: 'web', version: 'bench', dataDir: dir, secrets: new MemorySecretStore(), log: silentLogger,

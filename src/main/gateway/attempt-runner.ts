@@ -2,6 +2,15 @@
 // to the store before the first byte leaves. Transient failures (timeout, connection error,
 // 429, 5xx) are retried with the same key and the same bytes; a 4xx never is. When the tries run
 // out the attempt is "unknown", not failed: only a status read or a same-key resume settles it.
+//
+// Two ways in. prepare() then resume(): the attempt is "prepared", each send first marks it
+// "sending", and the runner records the outcome. claim() then sendClaimed(): the attempt is
+// recorded already "sending" (one durable write fewer) inside the caller's transaction, and the
+// outcome comes back unrecorded, with the write that records it, for the caller to commit with
+// what follows from it (a batch records several answers and its next intents in one commit).
+// A claim lives in this runner's memory (its exact bytes) from claim() until it is sent; a caller
+// whose transaction rolls back after claim() calls forget(), and a claim that fails before its
+// request leaves is recorded unknown with no try counted.
 import type { ErrorResponse, PayinStatusResponse } from '../../shared/spec/schemas';
 import { prepareBody, requestHash } from './attempt-body';
 import type { AttemptRecord, AttemptStore } from './attempt-store';
@@ -38,6 +47,22 @@ export type AttemptEvent =
   | { type: 'answer'; key: string; endpoint: CreateEndpoint; attempt: number; kind: CallResult<unknown>['kind']; summary: string }
   | { type: 'wait'; key: string; endpoint: CreateEndpoint; ms: number };
 
+/** The outcomes a send ends with: an answer, or unknown when the tries ran out. */
+export type SentOutcome = Extract<AttemptOutcome, { state: 'succeeded' | 'rejected' | 'unknown' }>;
+
+/**
+ * An outcome of sendClaimed(), not yet in the store. Until record() is committed the attempt stays
+ * "sending": a resume answers busy, and after a crash it is unknown and settled under its own key
+ * (the gateway replays its answer), so the answer is never lost, only learnt again.
+ */
+export interface UnrecordedOutcome {
+  outcome: SentOutcome;
+  /** Records the outcome; run it inside the caller's transaction, at once. */
+  record: () => void;
+  /** When record() could not be committed: the attempt becomes unknown (best effort), so a resume can settle it. */
+  abandon: (reason: string) => void;
+}
+
 export interface AttemptRunnerDeps {
   transport: CreateTransport;
   store: AttemptStore;
@@ -53,6 +78,8 @@ export class AttemptRunner {
   private readonly lock = new KeyLock();
   /** Exact bytes of attempts not yet final, for this process only (card bodies are never stored). */
   private readonly bodies = new Map<string, string>();
+  /** Keys recorded by claim() and not yet handed to sendClaimed() or forgotten. */
+  private readonly claimed = new Set<string>();
   private readonly policy: RetryPolicy;
 
   constructor(private readonly deps: AttemptRunnerDeps) {
@@ -61,15 +88,62 @@ export class AttemptRunner {
 
   /** Records a new attempt with a fresh Idempotency-Key, sends nothing, returns the key. */
   prepare<E extends CreateEndpoint>(endpoint: E, body: CreateRequests[E]): string {
-    const prepared = prepareBody<E>(body);
-    const key = this.deps.ids.uuid();
-    this.deps.store.prepare(key, prepared.requestHash, prepared.sanitizedText, {
-      endpoint,
-      reference: attemptReference(endpoint, body),
-      replayable: prepared.replayable,
-    });
-    this.bodies.set(key, prepared.bodyText);
+    return this.write(endpoint, body, 'prepared');
+  }
+
+  /**
+   * Records a new attempt already "sending" (its first send counted) and returns its key. The
+   * caller commits it (usually inside its own transaction) and calls sendClaimed(key) as soon as
+   * that commits, before anything else: durably "sending" before any byte leaves. If the
+   * transaction rolls back instead, the caller calls forget(key).
+   */
+  claim<E extends CreateEndpoint>(endpoint: E, body: CreateRequests[E]): string {
+    const key = this.write(endpoint, body, 'sending');
+    this.claimed.add(key);
     return key;
+  }
+
+  /**
+   * A claim whose transaction rolled back was never made: drops what this runner keeps of it (the
+   * exact bytes, which for a card payout hold the full card number, and the claim), so it can
+   * never be sent. A key that is not an unsent claim of this runner is left alone.
+   */
+  forget(key: string): void {
+    if (this.claimed.delete(key)) this.bodies.delete(key);
+  }
+
+  /** True while this runner keeps anything of the attempt in memory: its exact bytes, or a claim on it. */
+  holds(key: string): boolean {
+    return this.claimed.has(key) || this.bodies.has(key);
+  }
+
+  /**
+   * Sends a claimed attempt, with retries as resume() does, once per claim; the outcome comes
+   * back unrecorded (see UnrecordedOutcome). Throws only on a failure of the store or of this
+   * code, never for an answer: before the request left, the attempt becomes unknown with no try
+   * counted and nothing of it stays in memory; after, it becomes unknown (it may have arrived).
+   */
+  sendClaimed(key: string): Promise<UnrecordedOutcome> {
+    // Taken at once, not when the lock runs the send: from here on the claim is this send's, and forget() leaves it alone.
+    if (!this.claimed.delete(key)) return Promise.reject(new Error(`attempt ${key} was not claimed by this runner, or was sent already, or was forgotten`));
+    return this.lock.run(key, async () => {
+      let record: AttemptRecord;
+      let body: string | undefined;
+      try {
+        record = this.record(key);
+        body = this.bodies.get(key);
+        if (record.state !== 'sending' || body === undefined) throw new Error(`attempt ${key} is ${record.state}, not a claim about to be sent`);
+      } catch (error) {
+        this.dropUnsentClaim(key, error);
+        throw error;
+      }
+      try {
+        return await this.sendWithRetries(record, body);
+      } catch (error) {
+        this.markUnknownAfterFailure(key);
+        throw error;
+      }
+    });
   }
 
   /** A new payment attempt: prepare, then send with retries. */
@@ -104,7 +178,11 @@ export class AttemptRunner {
     return this.lock.run(key, () => this.resolveLocked(key, read));
   }
 
-  /** At startup: attempts left in "sending" by a crash become "unknown". Returns their keys. */
+  /**
+   * At startup, before this runner sends anything: attempts of its store left in "sending" by a
+   * crash become "unknown". Returns their keys. The app does this for every profile at once, before
+   * any runner exists (AttemptService.recoverInterrupted); a live runner's claims would be taken too.
+   */
   recoverInterrupted(): string[] {
     const keys: string[] = [];
     for (const record of this.deps.store.listByState('sending')) {
@@ -121,6 +199,17 @@ export class AttemptRunner {
     return record;
   }
 
+  /** A new attempt under a fresh key, "prepared" or already "sending"; its exact bytes are kept in memory. */
+  private write<E extends CreateEndpoint>(endpoint: E, body: CreateRequests[E], state: 'prepared' | 'sending'): string {
+    const prepared = prepareBody<E>(body);
+    const key = this.deps.ids.uuid();
+    const meta = { endpoint, reference: attemptReference(endpoint, body), replayable: prepared.replayable };
+    if (state === 'sending') this.deps.store.prepareSending(key, prepared.requestHash, prepared.sanitizedText, meta);
+    else this.deps.store.prepare(key, prepared.requestHash, prepared.sanitizedText, meta);
+    this.bodies.set(key, prepared.bodyText);
+    return key;
+  }
+
   private async sendLocked(key: string, supplied: CreateRequests[CreateEndpoint] | undefined): Promise<AttemptOutcome> {
     const record = this.record(key);
     const base = { key, endpoint: record.endpoint };
@@ -130,15 +219,36 @@ export class AttemptRunner {
     if (typeof body !== 'string') return { ...base, state: 'needs_body', why: body.why };
     if (!this.deps.store.markSending(key)) return { ...base, state: 'busy' };
     try {
-      return await this.sendWithRetries(record, body);
+      const sent = await this.sendWithRetries(record, body);
+      sent.record();
+      return sent.outcome;
     } catch (error) {
-      // A store or programming failure mid-flight: the request may have left, so "unknown" is the only honest state.
-      try {
-        this.deps.store.markUnknown(key, 'internal error while sending');
-      } catch {
-        // Left in "sending": recoverInterrupted() turns it into "unknown" at the next start.
-      }
+      this.markUnknownAfterFailure(key);
       throw error;
+    }
+  }
+
+  /** A store or programming failure mid-flight: the request may have left, so "unknown" is the only honest state. */
+  private markUnknownAfterFailure(key: string, reason = 'internal error while sending'): void {
+    try {
+      this.deps.store.markUnknown(key, reason);
+    } catch {
+      // Left in "sending": AttemptService.recoverInterrupted() turns it into "unknown" at the next start.
+    }
+  }
+
+  /**
+   * A claim that failed before its request left: unknown, its counted try taken back (best
+   * effort), and its bytes dropped (a resume re-sends a replayable body from the store, or asks
+   * for the card data again).
+   */
+  private dropUnsentClaim(key: string, error: unknown): void {
+    this.bodies.delete(key);
+    try {
+      this.deps.store.markUnsent(key, `not sent: ${error instanceof Error ? error.message : String(error)}`);
+    } catch {
+      // Not a "sending" claim (rolled back, or moved on), or the store is failing: left as it is.
+      // A row still "sending" becomes unknown at the next start (AttemptService.recoverInterrupted).
     }
   }
 
@@ -156,9 +266,11 @@ export class AttemptRunner {
     return requestHash(record.sanitizedBody) === record.requestHash ? record.sanitizedBody : { why: 'mismatch' };
   }
 
-  private async sendWithRetries(record: AttemptRecord, bodyText: string): Promise<AttemptOutcome> {
+  /** Sends until an answer or the end of the tries; records nothing (the caller runs `record`). */
+  private async sendWithRetries(record: AttemptRecord, bodyText: string): Promise<UnrecordedOutcome> {
     const { key, endpoint } = record;
     const { store, clock, transport } = this.deps;
+    const unrecorded = (outcome: SentOutcome, record: () => void): UnrecordedOutcome => ({ outcome, record, abandon: (reason) => this.markUnknownAfterFailure(key, reason) });
     const observer = (event: AttemptEvent): void => {
       try {
         this.deps.observer?.(event);
@@ -171,23 +283,25 @@ export class AttemptRunner {
       observer({ type: 'try', key, endpoint, attempt });
       const result = await transport.sendCreate(endpoint, bodyText, key);
       observer({ type: 'answer', key, endpoint, attempt, kind: result.kind, summary: describeResult(result) });
+      // A final answer: the gateway will replay it for this key, so the exact bytes are not needed again.
       if (result.kind === 'ok') {
-        store.markSucceeded(key, { httpStatus: result.status, body: result.raw, source: 'create' });
         this.bodies.delete(key);
-        return { key, endpoint, state: 'succeeded', tries: attempt, httpStatus: result.status, body: result.body, raw: result.raw, source: 'create' };
+        return unrecorded({ key, endpoint, state: 'succeeded', tries: attempt, httpStatus: result.status, body: result.body, raw: result.raw, source: 'create' }, () =>
+          store.markSucceeded(key, { httpStatus: result.status, body: result.raw, source: 'create' }),
+        );
       }
       if (result.kind === 'rejected') {
-        store.markRejected(key, { httpStatus: result.status, body: result.raw, source: 'create' });
         this.bodies.delete(key);
-        return { key, endpoint, state: 'rejected', tries: attempt, httpStatus: result.status, body: result.body, raw: result.raw };
+        return unrecorded({ key, endpoint, state: 'rejected', tries: attempt, httpStatus: result.status, body: result.body, raw: result.raw }, () =>
+          store.markRejected(key, { httpStatus: result.status, body: result.raw, source: 'create' }),
+        );
       }
       const decision = isTransient(result)
         ? nextRetry({ triesSoFar: attempt, startedAt, now: clock.now(), retryAfterSeconds: result.kind === 'rate_limited' ? result.retryAfterSeconds : null, policy: this.policy })
         : ({ retry: false, why: 'not_retryable' } as const);
       if (!decision.retry) {
         const reason = `${describeResult(result)}; no further try (${decision.why}) after ${attempt} tries`;
-        store.markUnknown(key, reason);
-        return { key, endpoint, state: 'unknown', tries: attempt, reason };
+        return unrecorded({ key, endpoint, state: 'unknown', tries: attempt, reason }, () => store.markUnknown(key, reason));
       }
       observer({ type: 'wait', key, endpoint, ms: decision.delayMs });
       await this.deps.sleep(decision.delayMs);

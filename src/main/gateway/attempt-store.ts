@@ -1,6 +1,7 @@
 // Where create-call attempts are recorded. The ledger implements this with SQLite; the methods
-// are synchronous on purpose (better-sqlite3): when prepare() returns, the key is committed,
-// so no await gap exists between "written" and "sent".
+// are synchronous on purpose (better-sqlite3): when prepare() returns, the key is committed (or,
+// inside the caller's transaction, is committed with it), so no await gap exists between
+// "written" and "sent".
 //
 // State machine (only forward, plus the explicit resume edge):
 //
@@ -9,9 +10,13 @@
 //                              markUnknown ▼  │ markSending (resume, same key and body)
 //                                         unknown ──markSucceeded (status read found it)──▶ succeeded
 //
-// An attempt found in "sending" at startup was interrupted after its request may have left:
-// AttemptRunner.recoverInterrupted() moves it to "unknown". "unknown" never becomes "rejected"
-// or "failed" by itself: only a status read or a same-key retry resolves it.
+//   prepareSending ─▶ sending   (a claim, sent as soon as it is committed: AttemptRunner.claim)
+//                       └──markUnsent──▶ unknown   (the claim failed before its request left)
+//
+// An attempt found in "sending" at startup was interrupted after its request may have left: the
+// app's start-up (AttemptService.recoverInterrupted, src/main/services/payments/attempt-service.ts)
+// moves it to "unknown". "unknown" never becomes "rejected" or "failed" by itself: only a status
+// read or a same-key retry resolves it.
 import type { CreateEndpoint } from './endpoints';
 
 export type AttemptState = 'prepared' | 'sending' | 'succeeded' | 'rejected' | 'unknown';
@@ -50,6 +55,12 @@ export interface AttemptStore {
   /** Records a new attempt in state "prepared". Throws if the key exists. Called before any byte is sent. */
   prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void;
   /**
+   * Records a new attempt directly in "sending", its first send counted: for a send that starts
+   * right after the record is committed (AttemptRunner.claim), one write instead of two. Throws if
+   * the key exists.
+   */
+  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void;
+  /**
    * Compare-and-set "prepared" | "unknown" → "sending". Returns false (and changes nothing) in
    * any other state: the attempt is being sent elsewhere or is already final.
    */
@@ -60,6 +71,11 @@ export interface AttemptStore {
   markRejected(key: string, response: StoredResponse): void;
   /** "sending" → "unknown". */
   markUnknown(key: string, reason: string): void;
+  /**
+   * "sending" → "unknown" for a claim whose request never left (a failure between its commit and
+   * its first send): the try counted when it was claimed is taken back, so the attempt shows none.
+   */
+  markUnsent(key: string, reason: string): void;
   get(key: string): AttemptRecord | undefined;
   listByState(state: AttemptState): AttemptRecord[];
 }

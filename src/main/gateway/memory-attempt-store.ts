@@ -6,9 +6,11 @@ export class MemoryAttemptStore implements AttemptStore {
   private readonly rows = new Map<string, AttemptRecord>();
 
   prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
-    const existing = this.rows.get(key);
-    if (existing) throw new AttemptStateError(key, existing.state, 'prepared');
-    this.rows.set(key, { ...meta, key, requestHash, sanitizedBody, state: 'prepared', response: null, unknownReason: null });
+    this.insert(key, requestHash, sanitizedBody, meta, 'prepared');
+  }
+
+  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
+    this.insert(key, requestHash, sanitizedBody, meta, 'sending');
   }
 
   markSending(key: string): boolean {
@@ -30,6 +32,11 @@ export class MemoryAttemptStore implements AttemptStore {
     this.move(key, ['sending'], 'unknown', { unknownReason: reason });
   }
 
+  /** Tries are not counted here (AttemptRecord has none): the same move as markUnknown. */
+  markUnsent(key: string, reason: string): void {
+    this.move(key, ['sending'], 'unknown', { unknownReason: reason });
+  }
+
   get(key: string): AttemptRecord | undefined {
     const row = this.rows.get(key);
     return row ? { ...row } : undefined;
@@ -37,6 +44,12 @@ export class MemoryAttemptStore implements AttemptStore {
 
   listByState(state: AttemptState): AttemptRecord[] {
     return [...this.rows.values()].filter((r) => r.state === state).map((r) => ({ ...r }));
+  }
+
+  private insert(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta, state: 'prepared' | 'sending'): void {
+    const existing = this.rows.get(key);
+    if (existing) throw new AttemptStateError(key, existing.state, state);
+    this.rows.set(key, { ...meta, key, requestHash, sanitizedBody, state, response: null, unknownReason: null });
   }
 
   private move(key: string, from: AttemptState[], to: AttemptState, patch: Partial<AttemptRecord>): void {

@@ -1,6 +1,7 @@
 // The gateway's AttemptStore port (src/main/gateway/attempt-store.ts) on the SQLite ledger, for one
 // profile. Synchronous on purpose: when prepare() returns, the Idempotency-Key is committed with
-// synchronous=FULL, so there is no gap between "written" and "sent".
+// synchronous=FULL, so there is no gap between "written" and "sent". Called inside a transaction
+// (prepareSending, from a batch or a payout), it is committed with that transaction, before the send.
 import {
   AttemptStateError as GatewayAttemptStateError,
   type AttemptMeta,
@@ -55,17 +56,11 @@ export class LedgerAttemptStore implements AttemptStore {
   ) {}
 
   prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
-    const existing = this.attempts.byKey(key);
-    if (existing) throw new GatewayAttemptStateError(key, existing.state, 'prepared');
-    this.attempts.record({
-      profileId: this.profileId,
-      kind: kindOf[meta.endpoint],
-      idempotencyKey: key,
-      reference: meta.reference,
-      requestHash,
-      requestBody: sanitizedBody,
-      replayable: meta.replayable,
-    });
+    this.record(key, requestHash, sanitizedBody, meta, 'prepared');
+  }
+
+  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
+    this.record(key, requestHash, sanitizedBody, meta, 'sending');
   }
 
   markSending(key: string): boolean {
@@ -84,6 +79,10 @@ export class LedgerAttemptStore implements AttemptStore {
     asGatewayError(() => this.attempts.markUnknown(key, { error: reason }));
   }
 
+  markUnsent(key: string, reason: string): void {
+    asGatewayError(() => this.attempts.markUnsent(key, { error: reason }));
+  }
+
   get(key: string): AttemptRecord | undefined {
     const attempt = this.attempts.byKey(key);
     return attempt && toRecord(attempt);
@@ -91,5 +90,20 @@ export class LedgerAttemptStore implements AttemptStore {
 
   listByState(state: AttemptState): AttemptRecord[] {
     return this.attempts.byState(state, this.profileId).map(toRecord);
+  }
+
+  private record(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta, state: 'prepared' | 'sending'): void {
+    const existing = this.attempts.byKey(key);
+    if (existing) throw new GatewayAttemptStateError(key, existing.state, state);
+    this.attempts.record({
+      profileId: this.profileId,
+      kind: kindOf[meta.endpoint],
+      idempotencyKey: key,
+      reference: meta.reference,
+      requestHash,
+      requestBody: sanitizedBody,
+      replayable: meta.replayable,
+      state,
+    });
   }
 }

@@ -3,6 +3,7 @@
 import type { Envelope } from '../../../src/shared/contract';
 import { BATCH_CHUNK_ROWS, type BatchRowForm, type BatchView } from '../../../src/shared/contract';
 import type { Core } from '../../../src/main/core';
+import type { Ledger } from '../../../src/main/ledger/connection';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import { MemorySecretStore, silentLogger } from '../../helpers/app-core';
 import { gatewayState } from '../../reliability/helpers/stores';
@@ -90,3 +91,33 @@ export function coreOptions(config: BatchChildConfig) {
   };
 }
 
+/**
+ * The ledger's commits from now on (each one an fsync, synchronous=FULL): outermost transactions
+ * that wrote something, and rows written outside any transaction (each statement its own commit).
+ */
+export function countCommits(db: Ledger): { commits: number; writesOutside: () => number } {
+  const counter = { commits: 0, inside: 0 };
+  const transaction = db.transaction.bind(db);
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const start = changes.get() as number;
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const run = transaction(fn);
+    return (...args: unknown[]) => {
+      if (db.inTransaction) return run(...args);
+      const before = changes.get() as number;
+      const result = run(...args);
+      const written = (changes.get() as number) - before;
+      if (written > 0) {
+        counter.commits++;
+        counter.inside += written;
+      }
+      return result;
+    };
+  }) as unknown as Ledger['transaction'];
+  return {
+    get commits() {
+      return counter.commits;
+    },
+    writesOutside: () => (changes.get() as number) - start - counter.inside,
+  };
+}

@@ -52,6 +52,14 @@ function script(store: AttemptStore): unknown[] {
   step(() => store.listByState('unknown'));
   step(() => store.get('missing'));
   step(() => store.markUnknown('missing', 'x'));
+  // A claim: recorded already "sending"; it cannot be marked sending again, only settled.
+  step(() => store.prepareSending('k3', 'h3', '{"c":3}', { ...meta, reference: 'po-3' }));
+  step(() => store.prepareSending('k3', 'h3', '{"c":3}', { ...meta, reference: 'po-3' }));
+  step(() => store.get('k3'));
+  step(() => store.markSending('k3'));
+  step(() => store.listByState('sending').map((r) => r.key));
+  step(() => store.markSucceeded('k3', answer()));
+  step(() => store.get('k3'));
   return seen;
 }
 
@@ -70,6 +78,13 @@ describe('LedgerAttemptStore (the gateway AttemptStore on SQLite)', () => {
     const reopened = openLedger({ file: ledger.file });
     expect(new LedgerAttemptStore(new AttemptsRepository(reopened), ledger.profile.id).get('k-durable')).toMatchObject({ state: 'prepared', requestHash: 'hash' });
     reopened.close();
+  });
+
+  it('records a claim as sending with its first try counted, so a crash before the answer leaves it to recovery', () => {
+    const { store, ledger } = ledgerStore();
+    store.prepareSending('k-claim', 'hash', '{"x":1}', meta);
+    expect(ledger.repos.attempts.byKey('k-claim')).toMatchObject({ state: 'sending', tryCount: 1, lastSentAt: expect.any(String) });
+    expect(store.listByState('sending').map((r) => r.key)).toEqual(['k-claim']);
   });
 
   it('keeps the attempts of each profile apart in listByState', () => {

@@ -1,6 +1,6 @@
 // The runner's rules with a scripted transport and a fake clock: what is stored when, which
 // failures are retried with the same key and bytes, and how unknown attempts are settled.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nextStep } from '../../../src/main/gateway/advice';
 import { AttemptRunner, type AttemptEvent } from '../../../src/main/gateway/attempt-runner';
 import type { CreateTransport } from '../../../src/main/gateway/client';
@@ -231,6 +231,125 @@ describe('AttemptRunner.resume', () => {
     release();
     expect(await first).toMatchObject({ state: 'succeeded' });
     expect(sends).toBe(1);
+  });
+});
+
+describe('AttemptRunner.claim and sendClaimed (intent committed in the caller transaction, answer recorded by the caller)', () => {
+  it('records the attempt already "sending" with its first try counted, before any request', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    expect(h.store.get(key)).toMatchObject({ state: 'sending', endpoint: 'payout_create', reference: 'ref-1', replayable: true, response: null });
+    expect(h.sent).toEqual([]);
+    await h.runner.sendClaimed(key);
+    expect(h.sent).toEqual([expect.objectContaining({ key, stateAtSend: 'sending' })]);
+  });
+
+  it('returns the answer unrecorded: the store says "sending" until the caller runs record()', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    const sent = await h.runner.sendClaimed(key);
+    expect(sent.outcome).toMatchObject({ state: 'succeeded', key, tries: 1, source: 'create', body: { payout_id: 'po-1' } });
+    expect(h.store.get(key)?.state).toBe('sending');
+    // Meanwhile nobody else sends it: a resume sees it in flight.
+    expect(await h.runner.resume(key)).toMatchObject({ state: 'busy' });
+    sent.record();
+    expect(h.store.get(key)).toMatchObject({ state: 'succeeded', response: { httpStatus: 200, source: 'create' } });
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('retries transient failures with the same key and bytes, and leaves a refusal or an exhausted attempt for the caller to record', async () => {
+    const refused = harness([serverError, rejected(400, { status: 'failed', reason_code: 'INVALID_PARAMS' })]);
+    const r = refused.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    const refusal = await refused.runner.sendClaimed(r);
+    expect(refusal.outcome).toMatchObject({ state: 'rejected', tries: 2, httpStatus: 400 });
+    expect(new Set(refused.sent.map((s) => `${s.key}|${s.body}`)).size).toBe(1);
+    refusal.record();
+    expect(refused.store.get(r)?.state).toBe('rejected');
+
+    const exhausted = harness([timeout, timeout, timeout, timeout]);
+    const u = exhausted.runner.claim('payout_create', payoutBody(m, 'crypto', 'ref-2'));
+    const unknown = await exhausted.runner.sendClaimed(u);
+    expect(unknown.outcome).toMatchObject({ state: 'unknown', tries: 4 });
+    expect(exhausted.store.get(u)?.state).toBe('sending');
+    unknown.record();
+    expect(exhausted.store.get(u)).toMatchObject({ state: 'unknown', unknownReason: expect.stringMatching(/after 4 tries/) });
+    // Still in memory: a same-key resume sends the very same bytes.
+    expect(await exhausted.runner.resume(u)).toMatchObject({ state: 'succeeded' });
+    expect(new Set(exhausted.sent.map((s) => `${s.key}|${s.body}`)).size).toBe(1);
+  });
+
+  it('abandon() makes an answer that could not be recorded unknown, so a resume settles it under its key', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' }), ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    const sent = await h.runner.sendClaimed(key);
+    sent.abandon('the ledger refused the write');
+    expect(h.store.get(key)).toMatchObject({ state: 'unknown', unknownReason: 'the ledger refused the write' });
+    expect(await h.runner.resume(key)).toMatchObject({ state: 'succeeded' });
+    expect(h.store.get(key)?.state).toBe('succeeded');
+    expect(new Set(h.sent.map((s) => s.key))).toEqual(new Set([key]));
+  });
+
+  it('sends a claim once: a second sendClaimed, or one for a key it never claimed, is refused without a request', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    const prepared = h.runner.prepare('payout_create', payoutBody(m, 'fps', 'ref-2'));
+    (await h.runner.sendClaimed(key)).record();
+    await expect(h.runner.sendClaimed(key)).rejects.toThrow(/not claimed by this runner, or was sent already/);
+    await expect(h.runner.sendClaimed(prepared)).rejects.toThrow(/not claimed/);
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('forget(), after the transaction of a claim rolled back, drops its card bytes and the claim: it is never sent', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'credit_card', 'ref-1'));
+    expect(h.runner.holds(key)).toBe(true);
+    h.runner.forget(key);
+    expect(h.runner.holds(key)).toBe(false);
+    await expect(h.runner.sendClaimed(key)).rejects.toThrow(/not claimed by this runner/);
+    expect(h.sent).toEqual([]);
+  });
+
+  it('forget() leaves alone a claim already handed to sendClaimed, and an attempt that is not a claim', async () => {
+    const h = harness([timeout, ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'credit_card', 'ref-1'));
+    const sending = h.runner.sendClaimed(key);
+    h.runner.forget(key);
+    // The retry after the timeout still has the exact bytes.
+    expect((await sending).outcome).toMatchObject({ state: 'succeeded', tries: 2 });
+    expect(h.sent.map((s) => s.key)).toEqual([key, key]);
+    expect(new Set(h.sent.map((s) => s.body)).size).toBe(1);
+    expect(h.sent[0]?.body).toContain(TEST_CARD.number);
+
+    const prepared = h.runner.prepare('payout_create', payoutBody(m, 'credit_card', 'ref-2'));
+    h.runner.forget(prepared);
+    expect(h.runner.holds(prepared)).toBe(true);
+  });
+
+  it('a claim that fails before its request leaves is recorded unknown as never sent, sends nothing and keeps nothing in memory', async () => {
+    const h = harness([ok({ payout_id: 'po-1', status_code: 'P100' })]);
+    const key = h.runner.claim('payout_create', payoutBody(m, 'credit_card', 'ref-1'));
+    vi.spyOn(h.store, 'get').mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
+    const unsent = vi.spyOn(h.store, 'markUnsent');
+    await expect(h.runner.sendClaimed(key)).rejects.toThrow('disk I/O error');
+    expect(h.sent).toEqual([]);
+    expect(unsent).toHaveBeenCalledWith(key, 'not sent: disk I/O error');
+    expect(h.store.get(key)).toMatchObject({ state: 'unknown', unknownReason: 'not sent: disk I/O error' });
+    expect(h.runner.holds(key)).toBe(false);
+    // Not busy until a restart: a resume settles it under its key (the card number, never stored, is asked for again).
+    expect(await h.runner.resume(key)).toMatchObject({ state: 'needs_body', why: 'missing' });
+    expect(await h.runner.resume(key, { body: payoutBody(m, 'credit_card', 'ref-1') })).toMatchObject({ state: 'succeeded', tries: 1 });
+    expect(h.sent.map((s) => s.key)).toEqual([key]);
+  });
+
+  it('at start-up, a claim left "sending" by a crash becomes unknown like any interrupted send', async () => {
+    const before = harness([]);
+    const key = before.runner.claim('payout_create', payoutBody(m, 'fps', 'ref-1'));
+    // The app dies before sending: a new runner over the same store is the app after a restart.
+    const restarted = new AttemptRunner({ transport: { sendCreate: () => Promise.reject(new Error('unused')), payinStatus: () => Promise.reject(new Error('unused')) }, store: before.store, clock: { now: () => 0 }, sleep: async () => undefined, ids: { uuid: () => 'x' } });
+    expect(restarted.recoverInterrupted()).toEqual([key]);
+    expect(before.store.get(key)?.state).toBe('unknown');
   });
 });
 

@@ -7,9 +7,16 @@
 //                  ▲   │ ──► rejected    (a 4xx: the gateway refused it, nothing was created)
 //                  │   └───► unknown ──► succeeded   (a status read found it)
 //                  └───────────┘          retry with the same key and body
+//
+// try_count counts the sends that may have left: each markSending, and a claim (record() with
+// state "sending"), whose send starts in the same turn of the event loop as its commit. A claim
+// that fails before its request leaves takes its try back (markUnsent); only a crash between that
+// commit and the send leaves a try counted that did not leave, which no one could tell from a
+// crash mid-send: both are settled the same way, under the same key.
+import type { Statement } from 'better-sqlite3';
 import type { Ledger } from '../connection';
 import { redact as redactForLedger } from '../../../shared/redact';
-import { canonicalJson, isoTime, sha256Hex, systemClock, toFlag, type Clock } from '../support';
+import { canonicalJson, isoTime, sha256Hex, StatementCache, systemClock, toFlag, type Clock } from '../support';
 
 export type AttemptKind = 'payin' | 'payout' | 'tokenization' | 'token_charge';
 export type AttemptState = 'prepared' | 'sending' | 'succeeded' | 'rejected' | 'unknown';
@@ -51,6 +58,12 @@ export interface RecordAttempt {
   requestHash: string;
   requestBody: string;
   replayable: boolean;
+  /**
+   * "sending": a claim, whose first send follows at once, so the row is written already marked as
+   * sent once (one commit instead of prepare + markSending); if it fails before leaving, markUnsent
+   * takes that try back. Default "prepared".
+   */
+  state?: 'prepared' | 'sending';
 }
 
 /** An attempt from the raw body: the repository redacts and hashes it (storedRequest). */
@@ -148,11 +161,22 @@ export function storedRequest(body: unknown): { text: string; hash: string; repl
   return { text, hash: sha256Hex(text), replayable: text === canonicalJson(body) };
 }
 
+/** Distinct statements kept compiled: every text here is fixed but move()'s, one per column set (a handful). */
+const CACHED_STATEMENTS = 32;
+
 export class AttemptsRepository {
+  private readonly statements: StatementCache;
+
   constructor(
     private readonly db: Ledger,
     private readonly now: Clock = systemClock,
-  ) {}
+  ) {
+    this.statements = new StatementCache(db, CACHED_STATEMENTS);
+  }
+
+  private sql(text: string): Statement {
+    return this.statements.sql(text);
+  }
 
   /**
    * Records the intent before sending, from the raw body. Preparing the same key with the same
@@ -175,14 +199,12 @@ export class AttemptsRepository {
   /** Records a new attempt already sanitized by the caller. A key that exists is refused. */
   record(input: RecordAttempt): Attempt {
     const at = isoTime(this.now());
+    const sending = input.state === 'sending';
     try {
-      const id = this.db
-        .prepare(
-          `INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?)`,
-        )
-        .run(input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), at, at)
-        .lastInsertRowid;
+      const id = this.sql(
+        `INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, try_count, last_sent_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), sending ? 'sending' : 'prepared', sending ? 1 : 0, sending ? at : null, at, at).lastInsertRowid;
       return this.byIdOrThrow(Number(id));
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new IdempotencyConflictError(input.idempotencyKey);
@@ -197,13 +219,26 @@ export class AttemptsRepository {
    */
   markSending(key: string): boolean {
     const at = isoTime(this.now());
-    const result = this.db
-      .prepare(
-        `UPDATE attempts SET state = 'sending', try_count = try_count + 1, last_sent_at = ?, updated_at = ?
-         WHERE idempotency_key = ? AND state IN ('prepared', 'unknown')`,
-      )
-      .run(at, at, key);
+    const result = this.sql(
+      `UPDATE attempts SET state = 'sending', try_count = try_count + 1, last_sent_at = ?, updated_at = ?
+       WHERE idempotency_key = ? AND state IN ('prepared', 'unknown')`,
+    ).run(at, at, key);
     return result.changes === 1;
+  }
+
+  /**
+   * A claim whose request never left (it failed between its commit and its first send): "unknown",
+   * and the try counted by record() taken back, so the attempt shows no send it never made.
+   * Refused for anything but a claim before its first send ("sending", one try).
+   */
+  markUnsent(key: string, failure: { error: string }): Attempt {
+    return this.db.transaction(() => {
+      const current = this.byKey(key);
+      if (current?.state !== 'sending') throw new AttemptStateError(key, current?.state ?? 'missing', 'unknown');
+      if (current.tryCount !== 1) throw new RangeError(`attempt ${key} has ${current.tryCount} tries: not a claim before its first send`);
+      this.sql("UPDATE attempts SET state = 'unknown', try_count = 0, last_sent_at = NULL, error = ?, updated_at = ? WHERE id = ?").run(failure.error, isoTime(this.now()), current.id);
+      return this.byIdOrThrow(current.id);
+    })();
   }
 
   markSucceeded(key: string, answer: AttemptAnswer): Attempt {
@@ -223,12 +258,12 @@ export class AttemptsRepository {
   }
 
   byKey(key: string): Attempt | undefined {
-    const row = this.db.prepare('SELECT * FROM attempts WHERE idempotency_key = ?').get(key) as AttemptRow | undefined;
+    const row = this.sql('SELECT * FROM attempts WHERE idempotency_key = ?').get(key) as AttemptRow | undefined;
     return row && toAttempt(row);
   }
 
   byId(id: number): Attempt | undefined {
-    const row = this.db.prepare('SELECT * FROM attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+    const row = this.sql('SELECT * FROM attempts WHERE id = ?').get(id) as AttemptRow | undefined;
     return row && toAttempt(row);
   }
 
@@ -239,8 +274,7 @@ export class AttemptsRepository {
   summaries(ids: readonly number[]): Map<number, AttemptSummary> {
     const found = new Map<number, AttemptSummary>();
     if (ids.length === 0) return found;
-    const rows = this.db
-      .prepare('SELECT id, idempotency_key, state FROM attempts WHERE id IN (SELECT value FROM json_each(?))')
+    const rows = this.sql('SELECT id, idempotency_key, state FROM attempts WHERE id IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(ids)) as Pick<AttemptRow, 'id' | 'idempotency_key' | 'state'>[];
     for (const r of rows) found.set(r.id, { id: r.id, idempotencyKey: r.idempotency_key, state: r.state });
     return found;
@@ -249,7 +283,7 @@ export class AttemptsRepository {
   /** Every attempt made for one request_id / merchantReference, oldest first. */
   forReference(profileId: string, reference: string): Attempt[] {
     return (
-      this.db.prepare('SELECT * FROM attempts WHERE reference = ? AND profile_id = ? ORDER BY id').all(reference, profileId) as AttemptRow[]
+      this.sql('SELECT * FROM attempts WHERE reference = ? AND profile_id = ? ORDER BY id').all(reference, profileId) as AttemptRow[]
     ).map(toAttempt);
   }
 
@@ -257,8 +291,8 @@ export class AttemptsRepository {
   byState(state: AttemptState, profileId?: string, limit = 1000): Attempt[] {
     const rows = (
       profileId === undefined
-        ? this.db.prepare('SELECT * FROM attempts WHERE state = ? ORDER BY id LIMIT ?').all(state, limit)
-        : this.db.prepare('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?').all(state, profileId, limit)
+        ? this.sql('SELECT * FROM attempts WHERE state = ? ORDER BY id LIMIT ?').all(state, limit)
+        : this.sql('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?').all(state, profileId, limit)
     ) as AttemptRow[];
     return rows.map(toAttempt);
   }
@@ -303,9 +337,7 @@ export class AttemptsRepository {
       const current = this.byKey(key);
       if (!current || !allowedFrom[to].includes(current.state)) throw new AttemptStateError(key, current?.state ?? 'missing', to);
       const names = Object.keys(columns);
-      this.db
-        .prepare(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`)
-        .run(to, isoTime(this.now()), ...Object.values(columns), current.id);
+      this.sql(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`).run(to, isoTime(this.now()), ...Object.values(columns), current.id);
       return this.byIdOrThrow(current.id);
     })();
   }

@@ -6,7 +6,7 @@ import { checkAmount } from '../../../shared/money';
 import type { Statement } from 'better-sqlite3';
 import type { Ledger } from '../connection';
 import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
-import { isoTime, toFlag, type Clock } from '../support';
+import { isoTime, StatementCache, toFlag, type Clock } from '../support';
 import { Conditions, pageOrderBy, pageSize, toPage, type Page, type PageRequest } from './page';
 import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
 
@@ -81,32 +81,24 @@ export function canonicalAmount(amount: string, method: string): string {
   return checked.value;
 }
 
-/** Past this many distinct statements the cache starts over (filtered pages vary their SQL). */
-const MAX_CACHED_STATEMENTS = 256;
+/** Distinct statements kept compiled per table (filtered pages vary their SQL). */
+const CACHED_STATEMENTS = 256;
 
 export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow> {
-  /**
-   * Statements prepared once per SQL text: compiling a statement costs more than running it on
-   * the hot paths (a seeded million rows spent a quarter of its time in prepare).
-   */
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: StatementCache;
 
   protected constructor(
     protected readonly db: Ledger,
     protected readonly now: Clock,
     protected readonly shape: TableShape,
-  ) {}
+  ) {
+    this.statements = new StatementCache(db, CACHED_STATEMENTS);
+  }
 
   protected abstract toRecord(row: Row): T;
 
   protected sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (statement === undefined) {
-      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.sql(text);
   }
 
   byId(id: number): T | undefined {

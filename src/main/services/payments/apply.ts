@@ -12,7 +12,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const code = (value: unknown): string | number | null => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null);
 
 /** The pay-in create answer (2.2), or the error answer (2.3) of a refused request. */
-export function applyPayinCreateAnswer(repos: Repositories, row: PayinRecord, body: Loose): void {
+export function applyPayinCreateAnswer(repos: Repositories, row: Pick<PayinRecord, 'id'>, body: Loose): void {
   repos.payins.applyCreateAnswer(row.id, {
     payinId: text(body.payin_id),
     redirectUrl: text(body.redirect_url),
@@ -22,7 +22,7 @@ export function applyPayinCreateAnswer(repos: Repositories, row: PayinRecord, bo
   });
 }
 
-export function applyPayoutCreateAnswer(repos: Repositories, row: PayoutRecord, body: Loose): void {
+export function applyPayoutCreateAnswer(repos: Repositories, row: Pick<PayoutRecord, 'id'>, body: Loose): void {
   repos.payouts.applyCreateAnswer(row.id, {
     payoutId: text(body.payout_id),
     statusCode: code(body.status_code),
@@ -32,7 +32,7 @@ export function applyPayoutCreateAnswer(repos: Repositories, row: PayoutRecord, 
 }
 
 /** A refused create call carries the refusal's code on the row; one without a code (a bare 413) changes nothing. */
-export function applyRefusal(repos: Repositories, row: { kind: 'payin'; record: PayinRecord } | { kind: 'payout'; record: PayoutRecord }, body: ErrorResponse): void {
+export function applyRefusal(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, body: ErrorResponse): void {
   const statusCode = code(body.status_code);
   if (statusCode === null) return;
   const answer = { statusCode, reasonCode: text(body.reason_code) };

@@ -57,7 +57,12 @@ export class AttemptService {
     return repos.attempts.forReference(row.profileId, reference).map(attemptView);
   }
 
-  /** At startup, before anything is sent: attempts left in "sending" by a crash become "unknown". */
+  /**
+   * At startup, before anything is sent: attempts left in "sending" by a crash become "unknown".
+   * Only then: every profile's attempts are taken, and no runner exists yet (GatewaySessions makes
+   * them on demand), so no claim of this process is in flight; later, a live claim or send would
+   * be taken for an interrupted one.
+   */
   recoverInterrupted(): string[] {
     const { attempts } = this.ctx.repos;
     const keys: string[] = [];

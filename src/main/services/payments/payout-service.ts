@@ -8,7 +8,7 @@ import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
 import { payoutCreateBody } from './bodies';
 import type { PaymentsContext } from './context';
-import type { PayoutHooks, Submitter } from './submitter';
+import type { AnsweredPayout, PayoutHooks, PreparedPayout, Submitter } from './submitter';
 import { attemptView, payoutView, statusReadView } from './views';
 
 export function refuseSandboxPayouts(profile: Profile): void {
@@ -36,6 +36,9 @@ export function describeDestination(details: Record<string, unknown>): string {
   }
 }
 
+/** A profile with its gateway runner, for preparing payouts (PayoutService.session). */
+export type PayoutSession = Pick<PreparedPayout, 'profile' | 'runner'>;
+
 export interface PayoutRef {
   profileId?: string | undefined;
   id?: number | undefined;
@@ -49,19 +52,56 @@ export class PayoutService {
     private readonly submitter: Submitter,
   ) {}
 
-  /** extra: a batch's audit details and the hooks that tie its item to the attempt atomically. */
-  async create(form: PayoutCreateForm, extra: { auditDetails?: Record<string, unknown>; hooks?: PayoutHooks } = {}): Promise<SubmitResult> {
+  async create(form: PayoutCreateForm): Promise<SubmitResult> {
     const profile = this.ctx.profile(form.profileId);
     refuseSandboxPayouts(profile);
+    const body = this.body(form, profile);
+    return this.submitter.payout(profile, body, this.audit(profile, body, {}));
+  }
+
+  /** A profile's gateway session for prepare(): refused for a sandbox; the merchant-token is read now. */
+  async session(profileId: string | undefined): Promise<PayoutSession> {
+    const profile = this.ctx.profile(profileId);
+    refuseSandboxPayouts(profile);
+    const { runner } = await this.ctx.deps.gateways.for(profile);
+    return { profile, runner };
+  }
+
+  /**
+   * Validates and records a payout's intent (the manual path's checks, limits and audit entry),
+   * synchronously: inside the caller's transaction when one is open, so a batch commits several
+   * items at once. Throws, recording nothing, when the row is refused. Send it with send() as soon
+   * as it is committed.
+   */
+  prepare(form: PayoutCreateForm, session: PayoutSession, extra: { auditDetails?: Record<string, unknown>; hooks?: PayoutHooks } = {}): PreparedPayout {
+    const body = this.body(form, session.profile);
+    return this.submitter.preparePayout(session.profile, session.runner, body, this.audit(session.profile, body, extra.auditDetails ?? {}), extra.hooks);
+  }
+
+  /** Sends a prepared payout; the outcome comes back unrecorded, for the caller's transaction (Submitter.sendPayout). */
+  send(prepared: PreparedPayout): Promise<AnsweredPayout> {
+    return this.submitter.sendPayout(prepared);
+  }
+
+  /** Once an answered payout is committed: orphans matched, the row pushed. */
+  recorded(answered: AnsweredPayout): void {
+    this.submitter.payoutRecorded(answered);
+  }
+
+  /** The request body in the spec's field names, completed from the profile and checked with the shared validator. */
+  private body(form: PayoutCreateForm, profile: Profile): PayoutCreateInput {
     const { repos, ids, notificationUrl } = this.ctx.deps;
-    const body = payoutCreateBody(form, {
+    return payoutCreateBody(form, {
       profile,
       notificationUrl: notificationUrl(profile),
       newReference: () => ids.uuid(),
       referenceTaken: (reference) => repos.payouts.byMerchantReference(profile.id, reference) !== undefined,
     }) as unknown as PayoutCreateInput;
-    return this.submitter.payout(profile, body, {
-      actor: 'user',
+  }
+
+  private audit(profile: Profile, body: PayoutCreateInput, extra: Record<string, unknown>) {
+    return {
+      actor: 'user' as const,
       action: 'payout.create',
       profileId: profile.id,
       subject: body.merchantReference,
@@ -73,9 +113,9 @@ export class PayoutService {
         country: body.country,
         beneficiary: `${body.customer.firstName} ${body.customer.lastName}`,
         destination: describeDestination(body.paymentDetails as Record<string, unknown>),
-        ...extra.auditDetails,
+        ...extra,
       },
-    }, extra.hooks);
+    };
   }
 
   find(ref: PayoutRef): PayoutRecord {

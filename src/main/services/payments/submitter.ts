@@ -2,14 +2,19 @@
 // its fresh Idempotency-Key and request hash, and the transaction row) is committed in one
 // synchronous transaction before the first byte leaves; the AttemptRunner then sends, retrying
 // transient failures with the same key and bytes; the answer is applied forward-only, and
-// notifications that arrived first (orphans) are matched.
+// notifications that arrived first (orphans) are matched. A payout's attempt is recorded already
+// "sending" (AttemptRunner.claim), and its answer is recorded and applied in one transaction: two
+// commits per payout, the intent and the answer. A batch commits several of each at once. The
+// claim is sent the moment its intent commits (nothing may fail or wait in between, or it would
+// stay "sending" with nothing sent), and forgotten if the intent rolls back.
 import type { SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
 import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { nextStep } from '../../gateway/advice';
-import type { AttemptOutcome } from '../../gateway/attempt-runner';
+import type { AttemptOutcome, AttemptRunner, SentOutcome } from '../../gateway/attempt-runner';
 import type { CreateRequests, PayoutCreateInput } from '../../gateway/endpoints';
 import type { Attempt } from '../../ledger/repositories/attempts';
+import type { Repositories } from '../../ledger/repositories/index';
 import type { NewAuditEntry } from '../../ledger/repositories/audit-log';
 import type { PayinKind, PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
@@ -31,10 +36,28 @@ const decimalText = (amount: CreateRequests[keyof CreateRequests]['amount']): st
 
 /** What a caller (a batch) records in the same transaction as the payout's intent. */
 export interface PayoutHooks {
-  /** Before the attempt is prepared: throw to refuse, and nothing is recorded. */
-  beforePrepare?: () => void;
   /** Once the attempt and the payout row exist: whatever refers to them is committed with them. */
   afterPrepare?: (key: string, payoutRowId: number) => void;
+}
+
+/** A payout whose intent is committed (attempt claimed for sending, payout row, audit entry): send it at once. */
+export interface PreparedPayout {
+  profile: Profile;
+  runner: AttemptRunner;
+  key: string;
+  rowId: number;
+}
+
+/** A prepared payout's outcome, not yet recorded: record() inside a transaction, then recorded() once committed. */
+export interface AnsweredPayout {
+  prepared: PreparedPayout;
+  outcome: SentOutcome;
+  /** How the renderer would word the outcome (a batch item keeps it as its error). */
+  message: string;
+  /** Records the outcome on the attempt and applies it to the payout row, forward-only. */
+  record: () => void;
+  /** When record() could not be committed: the attempt becomes unknown, so a resume settles it. */
+  abandon: (reason: string) => void;
 }
 
 export interface SettleOptions {
@@ -71,32 +94,91 @@ export class Submitter {
   }
 
   /** A payout is a user action that sends money: its audit entry is written with the intent, before sending. */
-  async payout(profile: Profile, body: PayoutCreateInput, audit: Omit<NewAuditEntry, 'details'> & { details: Record<string, unknown> }, hooks: PayoutHooks = {}): Promise<SubmitResult> {
-    const { db, repos, gateways, payoutGuard } = this.ctx.deps;
-    const { runner } = await gateways.for(profile);
-    const { key, rowId } = db.transaction(() => {
-      if (repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
-        throw new ServiceError('conflict', `merchantReference ${body.merchantReference} is already used by a payout of this profile.`, { merchantReference: 'is already used' });
-      }
-      hooks.beforePrepare?.();
-      payoutGuard?.(profile, body);
-      const key = runner.prepare('payout_create', body);
-      const attempt = repos.attempts.byKey(key) as Attempt;
-      const row = repos.payouts.recordRequest({
-        profileId: profile.id,
-        merchantReference: body.merchantReference,
-        method: body.method,
-        amount: decimalText(body.amount),
-        currency: body.currency,
-        email: body.customer.email,
-        attemptId: attempt.id,
-      });
-      repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
-      hooks.afterPrepare?.(key, row.id);
-      return { key, rowId: row.id };
-    })();
-    this.ctx.publish({ subject: 'payout', rowId });
-    return this.settle(profile, key, await runner.resume(key));
+  async payout(profile: Profile, body: PayoutCreateInput, audit: PayoutAudit): Promise<SubmitResult> {
+    const { db, repos } = this.ctx.deps;
+    const { runner } = await this.ctx.deps.gateways.for(profile);
+    const answered = await this.sendPayout(this.preparePayout(profile, runner, body, audit));
+    try {
+      db.transaction(answered.record)();
+    } catch (error) {
+      answered.abandon('internal error while recording the answer');
+      throw error;
+    }
+    this.payoutRecorded(answered);
+    const attempt = repos.attempts.byKey(answered.prepared.key) as Attempt;
+    return this.describe(attempt, answered.outcome, undefined, repos.payouts.byId(answered.prepared.rowId), []);
+  }
+
+  /**
+   * Records a payout's intent in one synchronous transaction (a savepoint of the caller's, when
+   * one is open: a batch records several items' intents with one commit): the reference is free,
+   * the limits allow it, then the attempt (already "sending"), the payout row, the audit entry and
+   * whatever hooks.afterPrepare adds. Throws, recording nothing and keeping nothing in memory, if
+   * any of it refuses. The caller calls sendPayout the moment it is committed, or, if its own
+   * transaction rolls back, prepared.runner.forget(prepared.key).
+   */
+  preparePayout(profile: Profile, runner: AttemptRunner, body: PayoutCreateInput, audit: PayoutAudit, hooks: PayoutHooks = {}): PreparedPayout {
+    const { db, repos, payoutGuard } = this.ctx.deps;
+    const claimed: string[] = [];
+    try {
+      return db.transaction(() => {
+        if (repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
+          throw new ServiceError('conflict', `merchantReference ${body.merchantReference} is already used by a payout of this profile.`, { merchantReference: 'is already used' });
+        }
+        payoutGuard?.(profile, body);
+        const key = runner.claim('payout_create', body);
+        claimed.push(key);
+        const attempt = repos.attempts.byKey(key) as Attempt;
+        const row = repos.payouts.recordRequest({
+          profileId: profile.id,
+          merchantReference: body.merchantReference,
+          method: body.method,
+          amount: decimalText(body.amount),
+          currency: body.currency,
+          email: body.customer.email,
+          attemptId: attempt.id,
+        });
+        repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
+        hooks.afterPrepare?.(key, row.id);
+        return { profile, runner, key, rowId: row.id };
+      })();
+    } catch (error) {
+      // Rolled back: the claim was never made, and its bytes (a card payout's full number) must not stay in memory.
+      for (const key of claimed) runner.forget(key);
+      throw error;
+    }
+  }
+
+  /**
+   * Sends a prepared payout (its intent committed) and returns the outcome unrecorded: the caller
+   * commits record() with whatever follows from it, then calls payoutRecorded(). The send starts
+   * before this returns; the row's push goes out alongside, and its failure changes nothing.
+   */
+  async sendPayout(prepared: PreparedPayout): Promise<AnsweredPayout> {
+    const { repos } = this.ctx.deps;
+    const sending = prepared.runner.sendClaimed(prepared.key);
+    try {
+      this.ctx.publish({ subject: 'payout', rowId: prepared.rowId });
+    } catch {
+      // A push is a courtesy to the renderer; the answer on its way must still be recorded.
+    }
+    const sent = await sending;
+    return {
+      prepared,
+      outcome: sent.outcome,
+      message: message(sent.outcome, 'payout'),
+      record: () => {
+        sent.record();
+        applyOutcome(repos, { kind: 'payout', record: { id: prepared.rowId } }, sent.outcome);
+      },
+      abandon: sent.abandon,
+    };
+  }
+
+  /** Once an answered payout is committed: notifications that came first are matched, the row is pushed. */
+  payoutRecorded(answered: AnsweredPayout): void {
+    this.ctx.deps.applier.matchOrphans('payout', answered.prepared.rowId);
+    this.ctx.publish({ subject: 'payout', rowId: answered.prepared.rowId });
   }
 
   /** Applies an attempt's outcome to its transaction row and describes it for the renderer. */
@@ -109,15 +191,8 @@ export class Submitter {
     let payout = isPayout ? repos.payouts.byMerchantReference(profile.id, attempt.reference) : undefined;
 
     db.transaction(() => {
-      if (outcome.state === 'succeeded') {
-        const body = outcome.body as Record<string, unknown>;
-        // Settled by a status read instead: the StatusReader recorded and applied it when it read it.
-        if (outcome.source === 'create' && payin) applyPayinCreateAnswer(repos, payin, body);
-        else if (outcome.source === 'create' && payout) applyPayoutCreateAnswer(repos, payout, body);
-      } else if (outcome.state === 'rejected') {
-        if (payin) applyRefusal(repos, { kind: 'payin', record: payin }, outcome.body);
-        if (payout) applyRefusal(repos, { kind: 'payout', record: payout }, outcome.body);
-      }
+      if (payin) applyOutcome(repos, { kind: 'payin', record: payin }, outcome);
+      if (payout) applyOutcome(repos, { kind: 'payout', record: payout }, outcome);
     })();
 
     if (payin) {
@@ -140,7 +215,7 @@ export class Submitter {
     return {
       outcome: outcome.state,
       tries,
-      message: message(outcome, attempt),
+      message: message(outcome, attempt.kind),
       nextStep: { action: step.action, text: step.text, ...(step.action === 'new_attempt' && step.afterSeconds !== undefined ? { afterSeconds: step.afterSeconds } : {}) },
       attempt: attemptView(attempt),
       payin: payin ? payinView(payin, repos.attempts) : null,
@@ -160,9 +235,25 @@ function gatewayError(httpStatus: number, body: Record<string, unknown>) {
   return { httpStatus, statusCode: str(body.status_code), reasonCode: str(body.reason_code), errorCode: str(body.error_code), message: str(body.message), details };
 }
 
-function message(outcome: AttemptOutcome, attempt: Attempt): string {
+type PayoutAudit = Omit<NewAuditEntry, 'details'> & { details: Record<string, unknown> };
+
+/**
+ * A create answer (2.2, a payout's, or a refusal's code) on its transaction row, forward-only. A
+ * status read that settled the attempt was applied by the StatusReader when it read it.
+ */
+function applyOutcome(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, outcome: AttemptOutcome): void {
+  if (outcome.state === 'succeeded' && outcome.source === 'create') {
+    const body = outcome.body as Record<string, unknown>;
+    if (row.kind === 'payin') applyPayinCreateAnswer(repos, row.record, body);
+    else applyPayoutCreateAnswer(repos, row.record, body);
+  } else if (outcome.state === 'rejected') {
+    applyRefusal(repos, row, outcome.body);
+  }
+}
+
+function message(outcome: AttemptOutcome, kind: Attempt['kind']): string {
   const describeStatus = (status: unknown) => {
-    const info = attempt.kind === 'payout' ? describePayoutStatus(status) : describePayinStatus(status);
+    const info = kind === 'payout' ? describePayoutStatus(status) : describePayinStatus(status);
     return status === undefined || status === null ? 'no status' : `status ${String(status)}: ${info.meaning}`;
   };
   switch (outcome.state) {

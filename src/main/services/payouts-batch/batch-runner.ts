@@ -3,40 +3,101 @@
 //
 // Exactly once: an item's attempt key is written in the transaction that prepares the attempt
 // (PayoutHooks.afterPrepare), and that transaction first checks the item is still pending and
-// its batch still running (beforePrepare). So after any crash an item either has no attempt (it
-// is still pending, and sending it is safe) or has one, and is then only ever settled under that
-// key through attempts:resume — the gateway answers a repeated key with its first answer.
-import type { SubmitResult } from '../../../shared/contract';
+// its batch still running. So after any crash an item either has no attempt (it is still
+// pending, and sending it is safe) or has one, and is then only ever settled under that key
+// through attempts:resume — the gateway answers a repeated key with its first answer.
+//
+// Few commits: with synchronous=FULL every commit is an fsync on the main thread, which the
+// emulator, the listener and every IPC call wait behind. `concurrency` workers each hold at most
+// one item. The answers that arrive together (in one turn of the event loop) are recorded in one
+// transaction, each with its payout row, its item's state and its worker's next item (intent
+// recorded, attempt claimed), which goes out as soon as that commits. So a sent item costs at most
+// one commit, usually a fraction of one; the first items of a run are prepared in one too.
+//
+// A claim is sent the moment its transaction commits (launch), before anything that could fail or
+// wait (the keychain read of the next session); one whose transaction rolls back is forgotten, so
+// its bytes do not stay in memory and it can never be sent.
+import type { PayoutCreateForm, SubmitResult } from '../../../shared/contract';
 import type { Ledger } from '../../ledger/connection';
 import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
 import type { AttemptService } from '../payments/attempt-service';
-import type { PayoutService } from '../payments/payout-service';
-import type { BatchItemRecord, BatchRecord, BatchStore } from './batch-store';
+import type { PayoutService, PayoutSession } from '../payments/payout-service';
+import type { AnsweredPayout, PreparedPayout } from '../payments/submitter';
+import type { BatchItemRecord, BatchStore } from './batch-store';
 
 export interface BatchRunnerDeps {
   db: Ledger;
   store: BatchStore;
-  payouts: Pick<PayoutService, 'create'>;
+  payouts: Pick<PayoutService, 'session' | 'prepare' | 'send' | 'recorded'>;
   attempts: Pick<AttemptService, 'resume'>;
   log: Logger;
   /** Something about the batch changed (throttled by the caller). */
   changed: (batchId: number) => void;
   /** The batch ran out of work; force: publish now. */
   ended: (batchId: number) => void;
-  /** Items in flight at once per batch. Default 4. */
+  /** Items in flight at once per batch. Default DEFAULT_BATCH_CONCURRENCY. */
   concurrency?: number;
 }
 
-/** Thrown inside the prepare transaction when the item must not be sent after all (rolls it back). */
-class NotSendable extends Error {}
+/**
+ * Items of a batch in flight at once, by default. The spec limits status reads, not creates, so
+ * the bound is ours: 8 overlaps a remote gateway's latency, and lets the answers that arrive
+ * together share a commit (about 4 per commit against the embedded emulator, 2 with 4 in flight),
+ * while one batch stays a small load for the gateway and for the listener its notifications reach.
+ */
+export const DEFAULT_BATCH_CONCURRENCY = 8;
+
+/** A pending item whose payout intent is committed (the item "sending" with its key): send it at once. */
+interface Claimed {
+  item: BatchItemRecord;
+  payout: PreparedPayout;
+}
+
+/** A claimed item whose request is on its way: launched the moment its intent committed. */
+interface Launched extends Claimed {
+  answer: Promise<AnsweredPayout>;
+}
+
+/** One run over a batch. */
+interface Run {
+  batchId: number;
+  profileId: string;
+  /** Items a worker holds (claimed or being settled): never picked up twice. */
+  inFlight: Set<number>;
+  /** Open items are settled once per run: an attempt still unknown waits for the next resume. */
+  settledThisRun: Set<number>;
+  /** Bound of each worker's loop (every turn settles or sends an item, so it is never reached). */
+  turns: number;
+}
+
+/** An answer waiting for the next group commit, and its worker waiting for its next item. */
+interface PendingAnswer {
+  run: Run;
+  claimed: Claimed;
+  answered: AnsweredPayout;
+  /** To claim the worker's next item with; none (closing, no credentials): the worker stops. */
+  session: PayoutSession | undefined;
+  resolve: (next: Launched | undefined) => void;
+}
+
+const ITEM_STATE = { succeeded: 'sent', rejected: 'refused', unknown: 'unknown' } as const;
+const NONE: ReadonlySet<number> = new Set();
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Claims of a transaction that rolled back were never made: nothing of them stays in memory. */
+const forget = (claims: Iterable<Claimed>) => {
+  for (const { payout } of claims) payout.runner.forget(payout.key);
+};
 
 export class BatchRunner {
   private readonly active = new Map<number, Promise<void>>();
   private readonly again = new Set<number>();
   private closing = false;
+  /** Answers of every batch being run, recorded together at the end of the event loop's turn. */
+  private answers: PendingAnswer[] = [];
+  private flush: NodeJS.Immediate | undefined;
 
   constructor(private readonly deps: BatchRunnerDeps) {}
 
@@ -79,88 +140,234 @@ export class BatchRunner {
 
   private async drive(batchId: number): Promise<void> {
     const { store } = this.deps;
-    const inFlight = new Set<number>();
-    /** Open items are settled once per run: an attempt still unknown waits for the next resume. */
-    const settledThisRun = new Set<number>();
-    const total = store.itemCount(batchId);
-    const worker = async () => {
-      // Each turn takes one item out of "pending" or into settledThisRun, so this ends; the bound is a safety net.
-      for (let turn = 0; turn <= 2 * total + 10; turn++) {
-        if (this.closing) return;
-        const batch = store.batch(batchId);
-        if (!batch) return;
-        const item = this.claim(batch, inFlight, settledThisRun);
-        if (!item) return;
-        inFlight.add(item.id);
-        try {
-          await (item.idempotencyKey ? this.settleOpen(item) : this.send(batch, item));
-        } finally {
-          inFlight.delete(item.id);
-          this.deps.changed(batchId);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, this.deps.concurrency ?? 4) }, worker));
-    if (this.closing) return;
     const batch = store.batch(batchId);
-    if (batch?.state === 'running' && store.counts(batchId).pending === 0) store.setState(batchId, 'done', { finished: true });
+    if (!batch) return;
+    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * store.itemCount(batchId) + 10 };
+    const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
+    // The first item of every worker, prepared in one commit; open items (a crash left them) come first.
+    const session = batch.state === 'running' && !this.hasOpen(run) ? await this.session(run) : undefined;
+    const first = session ? this.hold(run, this.claimPending(run, session, concurrency)).map((claimed) => this.launch(claimed)) : [];
+    await Promise.all(Array.from({ length: concurrency }, (_, i) => this.worker(run, first[i])));
+    if (this.closing) return;
+    if (store.batch(batchId)?.state === 'running' && store.counts(batchId).pending === 0) store.setState(batchId, 'done', { finished: true });
     this.deps.ended(batchId);
   }
 
-  /** Open items first (their attempts may have left), then pending ones while the batch runs. */
-  private claim(batch: BatchRecord, inFlight: ReadonlySet<number>, settledThisRun: Set<number>): BatchItemRecord | undefined {
-    const { store } = this.deps;
-    const busy = new Set([...inFlight, ...settledThisRun]);
-    const open = store.next(batch.id, ['sending', 'unknown'], busy, 1)[0];
-    if (open) {
-      settledThisRun.add(open.id);
-      return open;
+  /** One item at a time: a claimed one to send (whose answer may claim the next), else an open one to settle, else a pending one. */
+  private async worker(run: Run, first: Launched | undefined): Promise<void> {
+    let next = first;
+    for (let turn = 0; turn <= run.turns; turn++) {
+      if (!next) {
+        if (this.closing) return;
+        const open = this.claimOpen(run);
+        if (open) {
+          await this.settleOpen(run, open);
+          continue;
+        }
+        if (this.deps.store.batch(run.batchId)?.state !== 'running') return;
+        const session = await this.session(run);
+        const claimed = session && this.hold(run, this.claimPending(run, session, 1))[0];
+        if (!claimed) return;
+        next = this.launch(claimed);
+      }
+      next = await this.send(run, next);
     }
-    if (batch.state !== 'running') return undefined;
-    return store.next(batch.id, ['pending'], inFlight, 1)[0];
   }
 
-  private async settleOpen(item: BatchItemRecord): Promise<void> {
+  /** An item whose attempt may have left (sending, unknown) and that no worker holds, once per run. */
+  private claimOpen(run: Run): BatchItemRecord | undefined {
+    const open = this.openItem(run);
+    if (open) {
+      run.settledThisRun.add(open.id);
+      run.inFlight.add(open.id);
+    }
+    return open;
+  }
+
+  private openItem(run: Run): BatchItemRecord | undefined {
+    return this.deps.store.next(run.batchId, ['sending', 'unknown'], new Set([...run.inFlight, ...run.settledThisRun]), 1)[0];
+  }
+
+  /**
+   * Open items are settled before more pending ones are sent (as at start-up, after a crash), so
+   * the items "sending" are never more than the ones in flight plus those waiting for a worker.
+   */
+  private hasOpen(run: Run): boolean {
+    return this.openItem(run) !== undefined;
+  }
+
+  /** Claimed items are held by their worker until their answer is recorded. */
+  private hold(run: Run, claimed: Claimed[]): Claimed[] {
+    for (const { item } of claimed) run.inFlight.add(item.id);
+    return claimed;
+  }
+
+  /**
+   * In one transaction: up to n pending items of a running batch get their payout's intent
+   * recorded (attempt claimed for sending, payout row, audit entry, the item "sending" with its
+   * key). Rows the payout path refuses are settled "refused" on the way; a problem that is not
+   * about the row (credentials, profile, environment) pauses the batch, saying why.
+   */
+  private claimPending(run: Run, session: PayoutSession, n: number): Claimed[] {
+    const { db, store, payouts } = this.deps;
+    if (this.closing) return [];
+    const claimed: Claimed[] = [];
+    try {
+      return db.transaction(() => {
+        const batch = store.batch(run.batchId);
+        if (batch?.state !== 'running') return claimed;
+        for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
+          const item = store.next(batch.id, ['pending'], NONE, 1)[0];
+          if (!item) break;
+          try {
+            const form = JSON.parse(item.form) as Omit<PayoutCreateForm, 'profileId'>;
+            const payout = payouts.prepare({ ...form, profileId: batch.profileId }, session, {
+              auditDetails: { batchId: batch.id, line: item.line },
+              hooks: { afterPrepare: (key, payoutRowId) => store.markPrepared(item.id, key, payoutRowId) },
+            });
+            claimed.push({ item, payout });
+          } catch (error) {
+            if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
+              store.settle(item.id, 'refused', error.message);
+              continue;
+            }
+            store.setState(batch.id, 'paused', { lastError: `Paused: ${errorText(error)}` });
+            if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
+            break;
+          }
+        }
+        return claimed;
+      })();
+    } catch (error) {
+      forget(claimed);
+      throw error;
+    }
+  }
+
+  /**
+   * Sends a claimed item now: called the moment its intent is committed, before anything that
+   * could fail or wait. A failure is the worker's to handle (send), not an unhandled rejection.
+   */
+  private launch(claimed: Claimed): Launched {
+    const answer = (async () => this.deps.payouts.send(claimed.payout))();
+    answer.catch(() => undefined);
+    return { ...claimed, answer };
+  }
+
+  /** Waits for a launched item's answer; resolves, once that is committed, with the worker's next item (launched). */
+  private async send(run: Run, claimed: Launched): Promise<Launched | undefined> {
+    try {
+      // Read while the request is out (session() never throws), so the next item can be claimed in the answer's own transaction.
+      const session = this.closing ? undefined : await this.session(run);
+      const answered = await claimed.answer;
+      return await new Promise<Launched | undefined>((resolve) => {
+        this.answers.push({ run, claimed, answered, session, resolve });
+        this.flush ??= setImmediate(() => this.recordAnswers());
+      });
+    } catch (error) {
+      // Not sent, or no answer recorded (the attempt is then unknown): only the item's own key settles it.
+      this.deps.store.markUnknownIfSending(claimed.item.id, errorText(error));
+      if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${run.batchId}: line ${claimed.item.line} failed`, error);
+      return undefined;
+    } finally {
+      run.inFlight.delete(claimed.item.id);
+      this.deps.changed(run.batchId);
+    }
+  }
+
+  /**
+   * The answers that arrived in this turn of the event loop, in one transaction: each one's
+   * attempt and payout row, its item's state, and its worker's next item. If that fails, each
+   * answer on its own, so one that cannot be recorded holds back none of the others; that one's
+   * attempt and item become unknown, to be settled under their key.
+   */
+  private recordAnswers(): void {
+    this.flush = undefined;
+    const answers = this.answers;
+    this.answers = [];
+    const { db, store, payouts, log } = this.deps;
+    const nexts = new Map<PendingAnswer, Claimed | undefined>();
+    const recordOne = (a: PendingAnswer) => {
+      a.answered.record();
+      const { state } = a.answered.outcome;
+      store.settle(a.claimed.item.id, ITEM_STATE[state], state === 'succeeded' ? null : a.answered.message);
+      const next = a.session && !this.hasOpen(a.run) ? this.claimPending(a.run, a.session, 1)[0] : undefined;
+      // Held at once, so the answers after it in this transaction do not take it for an open item.
+      if (next) this.hold(a.run, [next]);
+      nexts.set(a, next);
+    };
+    /** Claims of a transaction that rolled back were never made: not held, not kept in memory. */
+    const release = (rolledBack: Iterable<[PendingAnswer, Claimed | undefined]>) => {
+      for (const [a, next] of rolledBack) {
+        if (!next) continue;
+        a.run.inFlight.delete(next.item.id);
+        forget([next]);
+      }
+    };
+    try {
+      db.transaction(() => answers.forEach(recordOne))();
+    } catch (groupError) {
+      log.warn(`batch answers: recording ${answers.length} together failed (${errorText(groupError)}); recording each on its own`);
+      release(nexts);
+      nexts.clear();
+      for (const a of answers) {
+        try {
+          db.transaction(() => recordOne(a))();
+        } catch (error) {
+          release([[a, nexts.get(a)]]);
+          nexts.delete(a);
+          log.error(`batch ${a.run.batchId}: line ${a.claimed.item.line}: the answer could not be recorded`, error);
+          a.answered.abandon(`the answer could not be recorded: ${errorText(error)}`);
+          try {
+            store.markUnknownIfSending(a.claimed.item.id, `the answer could not be recorded: ${errorText(error)}`);
+          } catch {
+            // Left "sending": settled under its key by the next run (start-up or resume).
+          }
+        }
+      }
+    }
+    // Committed: the next items go out now, before anything else is done.
+    const launched = new Map<PendingAnswer, Launched>();
+    for (const [a, next] of nexts) if (next) launched.set(a, this.launch(next));
+    for (const a of answers) {
+      try {
+        if (nexts.has(a)) payouts.recorded(a.answered);
+      } catch (error) {
+        log.error(`batch ${a.run.batchId}: after recording line ${a.claimed.item.line}`, error);
+      }
+      a.resolve(launched.get(a));
+    }
+  }
+
+  private async settleOpen(run: Run, item: BatchItemRecord): Promise<void> {
     try {
       this.record(item.id, await this.deps.attempts.resume({ key: item.idempotencyKey as string }));
     } catch (error) {
       this.deps.store.settle(item.id, 'unknown', `could not settle it yet: ${errorText(error)}`);
+    } finally {
+      run.inFlight.delete(item.id);
+      this.deps.changed(run.batchId);
     }
   }
 
-  private async send(batch: BatchRecord, item: BatchItemRecord): Promise<void> {
-    const { store } = this.deps;
+  /**
+   * The batch profile's gateway session; when there is none (credentials, profile), a running
+   * batch pauses saying why. Never throws: a send in flight waits on it (send).
+   */
+  private async session(run: Run): Promise<PayoutSession | undefined> {
     try {
-      const form = JSON.parse(item.form) as Record<string, unknown>;
-      const result = await this.deps.payouts.create(
-        { ...form, profileId: batch.profileId },
-        {
-          auditDetails: { batchId: batch.id, line: item.line },
-          hooks: {
-            beforePrepare: () => {
-              const current = store.item(item.id);
-              if (this.closing || current?.state !== 'pending' || store.batch(batch.id)?.state !== 'running') throw new NotSendable();
-            },
-            afterPrepare: (key, payoutRowId) => store.markPrepared(item.id, key, payoutRowId),
-          },
-        },
-      );
-      this.record(item.id, result);
+      return await this.deps.payouts.session(run.profileId);
     } catch (error) {
-      if (store.item(item.id)?.idempotencyKey) {
-        // Prepared, then something failed: the request may have left, so only its own key settles it.
-        store.settle(item.id, 'unknown', errorText(error));
-      } else if (error instanceof NotSendable) {
-        // Paused, cancelled or closing meanwhile: the item stays as it is.
-      } else if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
-        store.settle(item.id, 'refused', error.message);
-      } else {
-        // Not about this row (credentials, profile, environment): stop and say why; resume when fixed.
-        this.deps.db.transaction(() => {
-          if (store.batch(batch.id)?.state === 'running') store.setState(batch.id, 'paused', { lastError: `Paused: ${errorText(error)}` });
+      const { db, store, log } = this.deps;
+      if (!(error instanceof ServiceError)) log.error(`batch ${run.batchId}: no gateway session`, error);
+      try {
+        db.transaction(() => {
+          if (store.batch(run.batchId)?.state === 'running') store.setState(run.batchId, 'paused', { lastError: `Paused: ${errorText(error)}` });
         })();
-        if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
+      } catch (pauseError) {
+        log.error(`batch ${run.batchId}: could not pause it`, pauseError);
       }
+      return undefined;
     }
   }
 

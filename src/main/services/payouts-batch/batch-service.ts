@@ -23,7 +23,7 @@ export interface BatchServiceDeps {
   audit: AuditLog;
   payoutRows: Pick<PayoutsRepository, 'byMerchantReference'>;
   profiles: Pick<ProfileService, 'active' | 'require'>;
-  payouts: Pick<PayoutService, 'create'>;
+  payouts: Pick<PayoutService, 'session' | 'prepare' | 'send' | 'recorded'>;
   attempts: Pick<AttemptService, 'resume'>;
   events: EventBus;
   notificationUrl: (profile: Profile) => string;

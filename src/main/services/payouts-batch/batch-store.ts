@@ -1,9 +1,11 @@
 // SQL of payout batches and their items (migration 0007). Items move forward only (a trigger
 // refuses anything else); the key of an item's attempt is written in the transaction that
-// prepares the attempt (markPrepared, called from the submitter's hook).
+// prepares the attempt (markPrepared, called from the submitter's hook). A running batch calls
+// these for every item, so statements are compiled once per SQL text.
+import type { Statement } from 'better-sqlite3';
 import type { BatchItemState, BatchState, EnvironmentKind } from '../../../shared/contract';
 import type { Ledger } from '../../ledger/connection';
-import { isoTime } from '../../ledger/support';
+import { isoTime, StatementCache } from '../../ledger/support';
 
 export interface BatchRecord {
   id: number;
@@ -112,11 +114,23 @@ const toItem = (r: ItemRow): BatchItemRecord => ({
 
 export const ITEM_STATES: readonly BatchItemState[] = ['pending', 'sending', 'sent', 'refused', 'unknown', 'cancelled'];
 
+/** Distinct statements kept compiled (page filters vary their SQL). */
+const CACHED_STATEMENTS = 64;
+
 export class BatchStore {
+  /** A running batch calls these for every item. */
+  private readonly statements: StatementCache;
+
   constructor(
     private readonly db: Ledger,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.statements = new StatementCache(db, CACHED_STATEMENTS);
+  }
+
+  private sql(text: string): Statement {
+    return this.statements.sql(text);
+  }
 
   private at(): string {
     return isoTime(this.now());
@@ -124,60 +138,55 @@ export class BatchStore {
 
   createDraft(input: { profileId: string; environment: EnvironmentKind; fileName: string; declaredRows: number }): BatchRecord {
     const at = this.at();
-    const { lastInsertRowid } = this.db
-      .prepare("INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)")
-      .run(input.profileId, input.environment, input.fileName, input.declaredRows, at, at);
+    const { lastInsertRowid } = this.sql(
+      "INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)",
+    ).run(input.profileId, input.environment, input.fileName, input.declaredRows, at, at);
     return this.batch(Number(lastInsertRowid)) as BatchRecord;
   }
 
   batch(id: number): BatchRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM batches WHERE id = ?').get(id) as BatchRow | undefined;
+    const row = this.sql('SELECT * FROM batches WHERE id = ?').get(id) as BatchRow | undefined;
     return row && toBatch(row);
   }
 
   /** Newest first, keyset on id. */
   list(beforeId: number | null, limit: number): BatchRecord[] {
-    const rows = this.db.prepare("SELECT * FROM batches WHERE id < ? AND state != 'draft' ORDER BY id DESC LIMIT ?").all(beforeId ?? Number.MAX_SAFE_INTEGER, limit) as BatchRow[];
+    const rows = this.sql("SELECT * FROM batches WHERE id < ? AND state != 'draft' ORDER BY id DESC LIMIT ?").all(beforeId ?? Number.MAX_SAFE_INTEGER, limit) as BatchRow[];
     return rows.map(toBatch);
   }
 
   setState(id: number, state: BatchState, extra: { lastError?: string | null; started?: boolean; finished?: boolean } = {}): void {
     const at = this.at();
-    this.db
-      .prepare(
-        `UPDATE batches SET state = ?, updated_at = ?, last_error = CASE WHEN ? THEN ? ELSE last_error END,
-           started_at = CASE WHEN ? THEN coalesce(started_at, ?) ELSE started_at END,
-           finished_at = CASE WHEN ? THEN ? ELSE NULL END
-         WHERE id = ?`,
-      )
-      .run(state, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id);
+    this.sql(
+      `UPDATE batches SET state = ?, updated_at = ?, last_error = CASE WHEN ? THEN ? ELSE last_error END,
+         started_at = CASE WHEN ? THEN coalesce(started_at, ?) ELSE started_at END,
+         finished_at = CASE WHEN ? THEN ? ELSE NULL END
+       WHERE id = ?`,
+    ).run(state, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id);
   }
 
   /** Batches to pick up at start-up: running ones, and any with an item whose attempt may have left. */
   toResume(): number[] {
-    return this.db
-      .prepare("SELECT id FROM batches WHERE state = 'running' UNION SELECT DISTINCT batch_id FROM batch_items WHERE state = 'sending' ORDER BY 1")
-      .pluck()
-      .all() as number[];
+    return this.sql("SELECT id FROM batches WHERE state = 'running' UNION SELECT DISTINCT batch_id FROM batch_items WHERE state = 'sending' ORDER BY 1").pluck().all() as number[];
   }
 
   drafts(): number[] {
-    return this.db.prepare("SELECT id FROM batches WHERE state = 'draft'").pluck().all() as number[];
+    return this.sql("SELECT id FROM batches WHERE state = 'draft'").pluck().all() as number[];
   }
 
   /** A draft's rows go with it; nothing of a draft was ever sent. */
   deleteDraft(id: number): boolean {
     return this.db.transaction(() => {
       if (this.batch(id)?.state !== 'draft') return false;
-      this.db.prepare('DELETE FROM batch_items WHERE batch_id = ?').run(id);
-      this.db.prepare('DELETE FROM batches WHERE id = ?').run(id);
+      this.sql('DELETE FROM batch_items WHERE batch_id = ?').run(id);
+      this.sql('DELETE FROM batches WHERE id = ?').run(id);
       return true;
     })();
   }
 
   addItems(batchId: number, items: readonly NewBatchItem[]): void {
     const at = this.at();
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, state, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     );
@@ -185,25 +194,25 @@ export class BatchStore {
   }
 
   itemCount(batchId: number): number {
-    return this.db.prepare('SELECT count(*) FROM batch_items WHERE batch_id = ?').pluck().get(batchId) as number;
+    return this.sql('SELECT count(*) FROM batch_items WHERE batch_id = ?').pluck().get(batchId) as number;
   }
 
   hasLine(batchId: number, line: number): boolean {
-    return this.db.prepare('SELECT 1 FROM batch_items WHERE batch_id = ? AND line = ?').get(batchId, line) !== undefined;
+    return this.sql('SELECT 1 FROM batch_items WHERE batch_id = ? AND line = ?').get(batchId, line) !== undefined;
   }
 
   hasReference(batchId: number, merchantReference: string): boolean {
-    return this.db.prepare('SELECT 1 FROM batch_items WHERE batch_id = ? AND merchant_reference = ?').get(batchId, merchantReference) !== undefined;
+    return this.sql('SELECT 1 FROM batch_items WHERE batch_id = ? AND merchant_reference = ?').get(batchId, merchantReference) !== undefined;
   }
 
   item(id: number): BatchItemRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM batch_items WHERE id = ?').get(id) as ItemRow | undefined;
+    const row = this.sql('SELECT * FROM batch_items WHERE id = ?').get(id) as ItemRow | undefined;
     return row && toItem(row);
   }
 
   counts(batchId: number): Record<BatchItemState, number> {
     const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<BatchItemState, number>;
-    for (const row of this.db.prepare('SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state').all(batchId) as { state: BatchItemState; n: number }[]) {
+    for (const row of this.sql('SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state').all(batchId) as { state: BatchItemState; n: number }[]) {
       counts[row.state] = row.n;
     }
     return counts;
@@ -211,61 +220,60 @@ export class BatchStore {
 
   /** Of the items the gateway accepted: final success, final failure, not final yet. */
   outcomes(batchId: number): { paid: number; failed: number; processing: number } {
-    const row = this.db
-      .prepare(
-        `SELECT coalesce(sum(p.final = 1 AND p.status_code = 'P200'), 0) AS paid,
-                coalesce(sum(p.final = 1 AND p.status_code != 'P200'), 0) AS failed,
-                coalesce(sum(p.final = 0), 0) AS processing
-         FROM batch_items i JOIN payouts p ON p.id = i.payout_row_id
-         WHERE i.batch_id = ? AND i.state = 'sent'`,
-      )
-      .get(batchId) as { paid: number; failed: number; processing: number };
+    const row = this.sql(
+      `SELECT coalesce(sum(p.final = 1 AND p.status_code = 'P200'), 0) AS paid,
+              coalesce(sum(p.final = 1 AND p.status_code != 'P200'), 0) AS failed,
+              coalesce(sum(p.final = 0), 0) AS processing
+       FROM batch_items i JOIN payouts p ON p.id = i.payout_row_id
+       WHERE i.batch_id = ? AND i.state = 'sent'`,
+    ).get(batchId) as { paid: number; failed: number; processing: number };
     return row;
   }
 
   /** Every item's currency and amount (for the exact per-currency totals). */
   amounts(batchId: number): { currency: string; amount: string }[] {
-    return this.db.prepare('SELECT currency, amount FROM batch_items WHERE batch_id = ?').all(batchId) as { currency: string; amount: string }[];
+    return this.sql('SELECT currency, amount FROM batch_items WHERE batch_id = ?').all(batchId) as { currency: string; amount: string }[];
   }
 
   /** The next items in these states by line, skipping those in `exclude` (being worked on). */
   next(batchId: number, states: readonly BatchItemState[], exclude: ReadonlySet<number>, limit = 16): BatchItemRecord[] {
     const placeholders = states.map(() => '?').join(', ');
-    const rows = this.db
-      .prepare(`SELECT * FROM batch_items WHERE batch_id = ? AND state IN (${placeholders}) ORDER BY line LIMIT ?`)
-      .all(batchId, ...states, limit + exclude.size) as ItemRow[];
+    const rows = this.sql(`SELECT * FROM batch_items WHERE batch_id = ? AND state IN (${placeholders}) ORDER BY line LIMIT ?`).all(batchId, ...states, limit + exclude.size) as ItemRow[];
     return rows.filter((r) => !exclude.has(r.id)).slice(0, limit).map(toItem);
   }
 
   /** Inside the prepare transaction: the item takes its attempt's key and payout row. */
   markPrepared(itemId: number, key: string, payoutRowId: number): void {
-    const changed = this.db
-      .prepare("UPDATE batch_items SET state = 'sending', idempotency_key = ?, payout_row_id = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'pending'")
-      .run(key, payoutRowId, this.at(), itemId).changes;
+    const changed = this.sql(
+      "UPDATE batch_items SET state = 'sending', idempotency_key = ?, payout_row_id = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'pending'",
+    ).run(key, payoutRowId, this.at(), itemId).changes;
     if (changed !== 1) throw new Error(`batch item ${itemId} is no longer pending`);
   }
 
+  /** An item whose send failed before its answer was recorded: "unknown", unless it was settled meanwhile. */
+  markUnknownIfSending(itemId: number, error: string): void {
+    this.sql("UPDATE batch_items SET state = 'unknown', error = ?, updated_at = ? WHERE id = ? AND state = 'sending'").run(error, this.at(), itemId);
+  }
+
   settle(itemId: number, state: Exclude<BatchItemState, 'pending' | 'sending'>, error: string | null): void {
-    this.db.prepare('UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ?').run(state, error, this.at(), itemId);
+    this.sql('UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ?').run(state, error, this.at(), itemId);
   }
 
   cancelPending(batchId: number): number {
-    return this.db.prepare("UPDATE batch_items SET state = 'cancelled', error = 'cancelled before it was sent', updated_at = ? WHERE batch_id = ? AND state = 'pending'").run(this.at(), batchId).changes;
+    return this.sql("UPDATE batch_items SET state = 'cancelled', error = 'cancelled before it was sent', updated_at = ? WHERE batch_id = ? AND state = 'pending'").run(this.at(), batchId).changes;
   }
 
   page(batchId: number, states: readonly BatchItemState[] | undefined, afterLine: number, limit: number): ItemWithPayout[] {
     const filter = states && states.length > 0 ? `AND i.state IN (${states.map(() => '?').join(', ')})` : '';
-    const rows = this.db
-      .prepare(
-        `SELECT i.*, p.payout_id AS payout_id, p.status_code AS status_code, coalesce(p.final, 0) AS final
-         FROM batch_items i LEFT JOIN payouts p ON p.id = i.payout_row_id
-         WHERE i.batch_id = ? AND i.line > ? ${filter} ORDER BY i.line LIMIT ?`,
-      )
-      .all(batchId, afterLine, ...(states ?? []), limit) as (ItemRow & { payout_id: string | null; status_code: string | null; final: number })[];
+    const rows = this.sql(
+      `SELECT i.*, p.payout_id AS payout_id, p.status_code AS status_code, coalesce(p.final, 0) AS final
+       FROM batch_items i LEFT JOIN payouts p ON p.id = i.payout_row_id
+       WHERE i.batch_id = ? AND i.line > ? ${filter} ORDER BY i.line LIMIT ?`,
+    ).all(batchId, afterLine, ...(states ?? []), limit) as (ItemRow & { payout_id: string | null; status_code: string | null; final: number })[];
     return rows.map((r) => ({ ...toItem(r), payoutId: r.payout_id, statusCode: r.status_code, final: r.final === 1 }));
   }
 
   batchOfPayoutRow(payoutRowId: number): number | undefined {
-    return this.db.prepare('SELECT batch_id FROM batch_items WHERE payout_row_id = ?').pluck().get(payoutRowId) as number | undefined;
+    return this.sql('SELECT batch_id FROM batch_items WHERE payout_row_id = ?').pluck().get(payoutRowId) as number | undefined;
   }
 }
