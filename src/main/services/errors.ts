@@ -7,11 +7,18 @@ export class ServiceError extends Error {
     message: string,
     readonly fields?: Record<string, string>,
   ) {
-    super(message);
+    super(clipMessage(message));
     this.name = 'ServiceError';
   }
 
   toBody(): ContractErrorBody {
     return this.fields ? { code: this.code, message: this.message, fields: this.fields } : { code: this.code, message: this.message };
   }
+}
+
+/** Messages quote what was asked for (an id, a name); a hostile or mistaken input may be huge. */
+export const MAX_MESSAGE_LENGTH = 500;
+
+function clipMessage(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type Handlers } from '../../../src/main/ipc/dispatcher';
-import { ServiceError } from '../../../src/main/services/errors';
+import { MAX_MESSAGE_LENGTH, ServiceError } from '../../../src/main/services/errors';
 
 /** Only the channels these tests call; the dispatcher never touches the others. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
@@ -61,6 +61,24 @@ describe('contract dispatcher', () => {
       vi.fn(),
     );
     await expect(dispatch('settings:get', undefined)).resolves.toEqual({ ok: false, error: { code: 'unavailable', message: 'Keychain locked.' } });
+  });
+
+  it('clips a service error that quotes a huge input, so the answer stays small', async () => {
+    const id = 'x'.repeat(50_000);
+    const dispatch = createDispatcher(
+      handlers({
+        'settings:get': () => {
+          throw new ServiceError('not_found', `No profile with id ${id}.`);
+        },
+      }),
+      vi.fn(),
+    );
+    const answer = await dispatch('settings:get', undefined);
+    expect(answer.ok).toBe(false);
+    const message = answer.ok ? '' : answer.error.message;
+    expect(message).toHaveLength(MAX_MESSAGE_LENGTH);
+    expect(message.startsWith('No profile with id xxx')).toBe(true);
+    expect(message.endsWith('…')).toBe(true);
   });
 
   it('hides the text of unexpected errors from the renderer and reports them to main', async () => {
