@@ -64,11 +64,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Opens the app as a user would, from the printed address, and waits for the shell. */
-export async function openApp(browser: Browser, app: WebApp): Promise<Page> {
+export async function openApp(browser: Browser, app: WebApp, options: { live?: boolean } = {}): Promise<Page> {
   const page = await browser.newPage();
   page.setDefaultTimeout(10_000);
+  // A push sent before the page's event stream is open never reaches it: a test about pushes waits for the stream.
+  const live = options.live ? page.waitForResponse((response) => new URL(response.url()).pathname === '/events') : undefined;
   await page.goto(app.url);
   await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
+  await live;
   return page;
 }
 

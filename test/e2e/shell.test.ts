@@ -64,7 +64,7 @@ describe('web mode in Chromium', () => {
 
   it('switches theme through main, pushes it to other windows, and keeps it after a reload', async () => {
     const first = await openApp();
-    const second = await openApp();
+    const second = await openAppIn(browser, app, { live: true });
     await first.getByRole('radiogroup', { name: 'Theme' }).first().getByText('Dark').click();
     await first.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
     // The other page learns it from the push channel, not from a reload.
