@@ -1,6 +1,7 @@
 // Posts notifications to merchant URLs and retries them on schedule until a 2xx. Every
 // delivery is written to the store before its first attempt, so a restart with --data resumes
 // what was still pending.
+import { setMaxListeners } from 'node:events';
 import { stringifyJson } from '../../shared/json';
 import type { DeliverySchedule } from '../options';
 import { iso, type Clock, type Logger } from '../runtime';
@@ -30,7 +31,11 @@ export class Notifier {
   private heldTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly deps: NotifierDeps) {}
+  constructor(private readonly deps: NotifierDeps) {
+    // One signal cancels every delivery in flight at close(); each request listens to it while it
+    // runs, so more than ten at once is normal, not a leak (Node warns past ten by default).
+    setMaxListeners(0, this.abort.signal);
+  }
 
   /** Reschedules deliveries left pending by an earlier run. */
   start(): void {
