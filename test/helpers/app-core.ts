@@ -21,13 +21,13 @@ export class MemorySecretStore implements SecretStore {
   }
 }
 
-export function testCore(dataDir: string, secrets: SecretStore = new MemorySecretStore()): Promise<Core> {
+export function testCore(dataDir: string, secrets: SecretStore = new MemorySecretStore(), log: Logger = silentLogger): Promise<Core> {
   return createCore({
     mode: 'web',
     version: 'test',
     dataDir,
     secrets,
-    log: silentLogger,
+    log,
     emulator: { scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 100 }, delivery: { firstAttemptDelayMs: 10, firstRetryDelayMs: 100 } },
   });
 }

@@ -114,6 +114,22 @@ describe('credentials', () => {
     expect(cleared.credentials.merchantToken).toEqual({ set: false, fingerprint: null });
   });
 
+  it('refuses a merchant-token that cannot travel in an HTTP header, and one left so in the keychain stops a create cleanly', async () => {
+    const sandbox = await call('profiles:create', { name: 'Sandbox', environment: 'sandbox', baseUrl: `${new URL(core.local.baseUrl).origin}/api/v2`, merchantId: core.local.merchant.merchant_id, merchantSiteId: core.local.merchant.merchant_site_id });
+    const refused = await failure('credentials:set-merchant-token', { profileId: sandbox.id, token: 'tok\u{1F600}-emoji-token' });
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.fields?.token).toMatch(/printable ASCII/);
+    expect(await keytar.getPassword(service, `${sandbox.id}/merchant-token`)).toBeNull();
+    // Written around Paydesk (by hand, or by an older version): the create refuses, it does not crash.
+    await keytar.setPassword(service, `${sandbox.id}/merchant-token`, 'tok\u00e9-accented-token');
+    const create = await failure('payins:create', {
+      profileId: sandbox.id, payment_method: 'open_banking', amount: '10.00', currency: 'EUR', request_id: `req-${randomUUID()}`, email: 'ana@example.com', country: 'DEU',
+      device_ip: '203.0.113.7', first_name: 'Ana', last_name: 'Lima', success_url: 'https://shop.example/s', pending_url: 'https://shop.example/p', fail_url: 'https://shop.example/f', back_url: 'https://shop.example/b',
+    });
+    expect(create.code).toBe('unavailable');
+    expect(create.message).toMatch(/cannot be sent/);
+  });
+
   it('generates an Ed25519 key, keeps the private half in the keychain, exports the public half and registers it with the emulator', async () => {
     const local = (await call('profiles:list'))[0];
     const exported = await call('credentials:generate-key', { profileId: local?.id ?? '', kid: 'paydesk-test-1' });

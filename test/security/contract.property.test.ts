@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
+import type { Logger } from '../../src/main/logger';
 import { invokeChannels, invokeContract, type ContractErrorCode, type Envelope, type InvokeChannel } from '../../src/shared/contract';
 import { testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
@@ -25,6 +26,15 @@ const known: string[] = [];
 /** Valid inputs of the entries that change money or credentials; the fuzz breaks one to three fields of them. */
 const examples: Partial<Record<InvokeChannel, Record<string, unknown>[]>> = {};
 const internalErrors: string[] = [];
+/** What main logged as an error: an 'internal' answer's cause, shown with it. */
+const loggedErrors: string[] = [];
+const recordingLogger: Logger = {
+  info: () => {},
+  warn: () => {},
+  error: (message, error) => {
+    loggedErrors.push(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  },
+};
 /** channel → outcome ('ok' or the error code) → count: shows the fuzz got past the schemas into the services. */
 const outcomes = new Map<string, Map<string, number>>();
 const tally = (channel: string, outcome: string) => {
@@ -59,7 +69,7 @@ async function quiet(): Promise<void> {
 }
 
 beforeAll(async () => {
-  core = await testCore(path.join(temp.dir, 'data'));
+  core = await testCore(path.join(temp.dir, 'data'), undefined, recordingLogger);
   const profiles = await must<{ id: string; environment: string }[]>('profiles:list');
   const local = profiles.find((p) => p.environment === 'local') as { id: string };
   await must('credentials:generate-key', { profileId: local.id, kid: 'fuzz-kid' });
@@ -112,7 +122,7 @@ function checkEnvelope(channel: string, input: unknown, envelope: Envelope<unkno
     return;
   }
   const { error } = envelope;
-  if (error.code === 'internal') internalErrors.push(what);
+  if (error.code === 'internal') internalErrors.push(`${what}; main logged: ${loggedErrors.slice(-2).join(' | ') || 'nothing'}`);
   expect(REFUSALS.has(error.code), `refused with code ${error.code}: ${what}`).toBe(true);
   expect(typeof error.message === 'string' && error.message.length > 0 && error.message.length < 20_000, what).toBe(true);
   if (error.code === 'invalid_input') {

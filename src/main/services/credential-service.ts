@@ -4,7 +4,7 @@
 // stores nothing for it.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { credentialStateSchema, publicKeyExportSchema } from '../../shared/contract/profiles';
+import { isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE, type credentialStateSchema, type publicKeyExportSchema } from '../../shared/contract/profiles';
 import {
   exportPrivatePem,
   exportPublicJwk,
@@ -54,6 +54,10 @@ export class CredentialService {
     const token = await this.merchantTokenOrNull(profile);
     if (token === null) {
       throw new ServiceError('unavailable', `No merchant-token is set for profile "${profile.name}": set it in Settings → Credentials.`);
+    }
+    // Set by hand in the keychain or by an older Paydesk: refuse it here rather than crash the request.
+    if (!isSendableMerchantToken(token)) {
+      throw new ServiceError('unavailable', `The merchant-token stored for profile "${profile.name}" cannot be sent: ${MERCHANT_TOKEN_CHARSET_MESSAGE} Set it again in Settings → Credentials.`);
     }
     return token;
   }

@@ -68,6 +68,13 @@ export const publicKeyExportSchema = z.object({
   registeredWithEmulator: z.boolean(),
 });
 
+/** The merchant-token travels in an HTTP header: printable ASCII only (RFC 9110 field values). */
+export function isSendableMerchantToken(token: string): boolean {
+  return /^[\x20-\x7E]+$/.test(token);
+}
+
+export const MERCHANT_TOKEN_CHARSET_MESSAGE = 'A merchant-token is printable ASCII (letters, digits, punctuation): it is sent as an HTTP header.';
+
 export const profilesContract = {
   invoke: {
     'profiles:list': { input: noInput, output: z.array(profileViewSchema) },
@@ -76,7 +83,17 @@ export const profilesContract = {
     'profiles:delete': { input: profileIdSchema, output: z.object({ deleted: z.boolean() }) },
     'profiles:activate': { input: profileIdSchema, output: profileViewSchema },
     'credentials:set-merchant-token': {
-      input: z.object({ profileId: z.string().min(1), token: z.string().trim().min(8, 'A merchant-token is at least 8 characters.').max(4096) }).strict(),
+      input: z
+        .object({
+          profileId: z.string().min(1),
+          token: z
+            .string()
+            .trim()
+            .min(8, 'A merchant-token is at least 8 characters.')
+            .max(4096)
+            .refine(isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE),
+        })
+        .strict(),
       output: profileViewSchema,
     },
     'credentials:clear-merchant-token': { input: z.object({ profileId: z.string().min(1) }).strict(), output: profileViewSchema },
