@@ -12,6 +12,7 @@ import { KeytarSecretStore } from '../../../src/main/platform/keychain';
 import type { PayinMethod, PayoutMethod } from '../../../src/shared/spec/methods';
 import { silentLogger } from '../../helpers/app-core';
 import { tempDir } from '../../helpers/temp-dir';
+export { waitFor } from '../../helpers/poll';
 
 export const TEST_PAN = '4111111111111111';
 export const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
@@ -75,17 +76,6 @@ export async function startHarness(options: { timeoutMs?: number } = {}): Promis
   return harness;
 }
 
-/** Polls until `read` returns a value `done` accepts; bounded in time. */
-export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    last = await read();
-  }
-  return last;
-}
 
 const contact = { mobile: '+4915112345678', address: 'Hauptstr. 1', city: 'Berlin', zipCode: '10115' };
 const identity = { state: 'BE', birthDate: '1990-04-01' };

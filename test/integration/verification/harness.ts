@@ -12,6 +12,7 @@ import { KeytarSecretStore } from '../../../src/main/platform/keychain';
 import { silentLogger } from '../../helpers/app-core';
 import { post, type Reply } from '../../helpers/http';
 import { tempDir } from '../../helpers/temp-dir';
+export { waitFor } from '../../helpers/poll';
 
 export interface Push {
   channel: PushChannel;
@@ -121,17 +122,6 @@ export async function startHarness(overrides: Partial<CoreOptions> = {}): Promis
   return harness;
 }
 
-/** Polls until `read` returns a value `done` accepts; bounded in time. */
-export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    last = await read();
-  }
-  return last;
-}
 
 const customer = {
   currency: 'EUR',
