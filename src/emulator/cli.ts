@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DELIVERY_SCHEDULE, DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions } from './index';
+import { errorMessage } from '../shared/error-message';
 
 const HELP = `Paydesk gateway emulator — a local, stateful implementation of Payment Service API V2.
 
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
   try {
     options = optionsFromArgs(process.argv.slice(2));
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\nRun with --help for the options.\n`);
+    process.stderr.write(`${errorMessage(err)}\n\nRun with --help for the options.\n`);
     process.exit(2);
   }
   if (options === 'help') {
@@ -149,6 +150,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`[gateway-emulator] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`[gateway-emulator] failed to start: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { HttpLimits } from '../options';
 import type { Logger } from '../runtime';
 import { JSON_TYPE, type Reply, type Request } from './types';
+import { errorMessage } from '../../shared/error-message';
 
 export type Dispatch = (req: Request) => Promise<Reply>;
 
@@ -109,7 +110,7 @@ export function startTransport(host: string, port: number, deps: ServerDeps): Pr
         send(res, reply);
         log.info('request', { method: req.method, path: url.pathname, status: reply.status, ms: Date.now() - started });
       } catch (err) {
-        log.error('request failed', { path: req.url?.split('?')[0], error: err instanceof Error ? err.message : String(err) });
+        log.error('request failed', { path: req.url?.split('?')[0], error: errorMessage(err) });
         send(res, deps.internalError(), true);
       }
     })();

@@ -21,6 +21,7 @@ import { ENDPOINTS, attemptReference, type CreateEndpoint, type CreateRequests, 
 import { KeyLock } from './key-lock';
 import { describeResult, isTransient, type CallResult } from './result';
 import type { Clock, IdSource, Sleep } from './runtime';
+import { errorMessage } from '../../shared/error-message';
 
 export type CreateResponse = Responses[CreateEndpoint];
 
@@ -245,7 +246,7 @@ export class AttemptRunner {
   private dropUnsentClaim(key: string, error: unknown): void {
     this.bodies.delete(key);
     try {
-      this.deps.store.markUnsent(key, `not sent: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.store.markUnsent(key, `not sent: ${errorMessage(error)}`);
     } catch {
       // Not a "sending" claim (rolled back, or moved on), or the store is failing: left as it is.
       // A row still "sending" becomes unknown at the next start (AttemptService.recoverInterrupted).

@@ -2,6 +2,7 @@
 import keytar from 'keytar';
 import type { KeychainStatus } from '../../shared/contract';
 import { KeychainUnavailableError, type SecretStore } from '../services/secret-store';
+import { errorMessage } from '../../shared/error-message';
 
 const PROBE_TIMEOUT_MS = 3000;
 
@@ -22,7 +23,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
 }
 

@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback, useState } from 'react';
 import { ContractError } from '../api/client';
+import { errorMessage } from '../../shared/error-message';
 
 export interface ActionState {
   busy: boolean;
@@ -22,7 +23,7 @@ export function useAction() {
       if (success) notifications.show({ color: 'teal', message: success });
       return result;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       setState({ busy: false, error: message, fieldErrors: error instanceof ContractError ? error.fields : {} });
       return undefined;
     }

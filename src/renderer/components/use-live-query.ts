@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PushChannel } from '../../shared/contract';
 import { ContractError } from '../api/client';
 import { useApi } from '../stores/context';
+import { errorMessage } from '../../shared/error-message';
 
 export interface LiveQuery<T> {
   data: T | null;
@@ -32,7 +33,7 @@ export function useLiveQuery<T>(load: () => Promise<T>, deps: readonly unknown[]
       if (mine === sequence.current) setState({ data, error: null, fieldErrors: {}, loading: false });
     } catch (error) {
       if (mine !== sequence.current) return;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       setState((s) => ({ data: s.data, error: message, fieldErrors: error instanceof ContractError ? error.fields : {}, loading: false }));
     }
   }, []);

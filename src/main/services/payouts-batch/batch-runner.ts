@@ -25,6 +25,7 @@ import type { AttemptService } from '../payments/attempt-service';
 import type { PayoutService, PayoutSession } from '../payments/payout-service';
 import type { AnsweredPayout, PreparedPayout } from '../payments/submitter';
 import type { BatchItemRecord, BatchStore } from './batch-store';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface BatchRunnerDeps {
   db: Ledger;
@@ -84,7 +85,6 @@ interface PendingAnswer {
 const ITEM_STATE = { succeeded: 'sent', rejected: 'refused', unknown: 'unknown' } as const;
 const NONE: ReadonlySet<number> = new Set();
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Claims of a transaction that rolled back were never made: nothing of them stays in memory. */
 const forget = (claims: Iterable<Claimed>) => {
@@ -231,7 +231,7 @@ export class BatchRunner {
               store.settle(item.id, 'refused', error.message);
               continue;
             }
-            store.setState(batch.id, 'paused', { lastError: `Paused: ${errorText(error)}` });
+            store.setState(batch.id, 'paused', { lastError: `Paused: ${errorMessage(error)}` });
             if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
             break;
           }
@@ -266,7 +266,7 @@ export class BatchRunner {
       });
     } catch (error) {
       // Not sent, or no answer recorded (the attempt is then unknown): only the item's own key settles it.
-      this.deps.store.markUnknownIfSending(claimed.item.id, errorText(error));
+      this.deps.store.markUnknownIfSending(claimed.item.id, errorMessage(error));
       if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${run.batchId}: line ${claimed.item.line} failed`, error);
       return undefined;
     } finally {
@@ -307,7 +307,7 @@ export class BatchRunner {
     try {
       db.transaction(() => answers.forEach(recordOne))();
     } catch (groupError) {
-      log.warn(`batch answers: recording ${answers.length} together failed (${errorText(groupError)}); recording each on its own`);
+      log.warn(`batch answers: recording ${answers.length} together failed (${errorMessage(groupError)}); recording each on its own`);
       release(nexts);
       nexts.clear();
       for (const a of answers) {
@@ -317,9 +317,9 @@ export class BatchRunner {
           release([[a, nexts.get(a)]]);
           nexts.delete(a);
           log.error(`batch ${a.run.batchId}: line ${a.claimed.item.line}: the answer could not be recorded`, error);
-          a.answered.abandon(`the answer could not be recorded: ${errorText(error)}`);
+          a.answered.abandon(`the answer could not be recorded: ${errorMessage(error)}`);
           try {
-            store.markUnknownIfSending(a.claimed.item.id, `the answer could not be recorded: ${errorText(error)}`);
+            store.markUnknownIfSending(a.claimed.item.id, `the answer could not be recorded: ${errorMessage(error)}`);
           } catch {
             // Left "sending": settled under its key by the next run (start-up or resume).
           }
@@ -343,7 +343,7 @@ export class BatchRunner {
     try {
       this.record(item.id, await this.deps.attempts.resume({ key: item.idempotencyKey as string }));
     } catch (error) {
-      this.deps.store.settle(item.id, 'unknown', `could not settle it yet: ${errorText(error)}`);
+      this.deps.store.settle(item.id, 'unknown', `could not settle it yet: ${errorMessage(error)}`);
     } finally {
       run.inFlight.delete(item.id);
       this.deps.changed(run.batchId);
@@ -362,7 +362,7 @@ export class BatchRunner {
       if (!(error instanceof ServiceError)) log.error(`batch ${run.batchId}: no gateway session`, error);
       try {
         db.transaction(() => {
-          if (store.batch(run.batchId)?.state === 'running') store.setState(run.batchId, 'paused', { lastError: `Paused: ${errorText(error)}` });
+          if (store.batch(run.batchId)?.state === 'running') store.setState(run.batchId, 'paused', { lastError: `Paused: ${errorMessage(error)}` });
         })();
       } catch (pauseError) {
         log.error(`batch ${run.batchId}: could not pause it`, pauseError);

@@ -9,6 +9,7 @@ import type { PayinView, SavedViewFilters } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
 import { queryKey } from './filters';
 import { matchesQuery } from './matches';
+import { errorMessage } from '../../../shared/error-message';
 
 const PAGE_SIZE = 100;
 const PUSH_BATCH_MS = 50;
@@ -59,7 +60,7 @@ export function createPayinsListStore(api: ApiClient) {
         // count is the ledger's answer at the time it ran).
         if (mine === generation) set({ total, counting: false });
       } catch (error) {
-        if (mine === generation) set({ counting: false, countError: error instanceof Error ? error.message : String(error) });
+        if (mine === generation) set({ counting: false, countError: errorMessage(error) });
       }
     };
     return {
@@ -122,7 +123,7 @@ export function createPayinsListStore(api: ApiClient) {
 }
 
 function failure(error: unknown): Pick<PayinsListState, 'error' | 'errorFields'> {
-  return { error: error instanceof Error ? error.message : String(error), errorFields: error instanceof ContractError ? error.fields : {} };
+  return { error: errorMessage(error), errorFields: error instanceof ContractError ? error.fields : {} };
 }
 
 /** Rows in view are replaced in place; a pay-in newer than every loaded row that matches the query joins at the top (newest first) or the end (oldest first, once the end is loaded). */

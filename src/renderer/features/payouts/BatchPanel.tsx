@@ -11,6 +11,7 @@ import { BatchPreview } from './BatchPreview';
 import { BatchProgress } from './BatchProgress';
 import { ColumnMapping } from './ColumnMapping';
 import { guessMapping, parseCsvFile, validateRows, type Mapping, type ParsedCsv, type PreviewRow } from './csv';
+import { errorMessage } from '../../../shared/error-message';
 
 type Step = { name: 'upload' } | { name: 'mapping' } | { name: 'checking'; done: number } | { name: 'preview'; rows: PreviewRow[] };
 
@@ -58,7 +59,7 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
       setMapping(guessMapping(parsed.headers));
       setStep({ name: 'mapping' });
     } catch (error) {
-      setFileError(error instanceof Error ? error.message : String(error));
+      setFileError(errorMessage(error));
     }
   };
 
@@ -73,7 +74,7 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
       const rows = await validateRows(csv, mapping, { environment: profile.environment, limits }, (done) => setStep({ name: 'checking', done }), controller.signal);
       setStep({ name: 'preview', rows });
     } catch (error) {
-      if (!controller.signal.aborted) setFileError(error instanceof Error ? error.message : String(error));
+      if (!controller.signal.aborted) setFileError(errorMessage(error));
     }
   };
 
@@ -97,7 +98,7 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
     } catch (error) {
       if (draftId !== null) await api.invoke('batches:discard', { id: draftId }).catch(() => undefined);
       const fields = error instanceof ContractError ? Object.entries(error.fields).slice(0, 5).map(([f, p]) => `${f.replace(/^items\.(\d+)\./, 'line $1, ')}: ${p}`) : [];
-      setStartError(`${error instanceof Error ? error.message : String(error)}${fields.length ? ` (${fields.join('; ')})` : ''}`);
+      setStartError(`${errorMessage(error)}${fields.length ? ` (${fields.join('; ')})` : ''}`);
       setUploading(null);
     }
   };

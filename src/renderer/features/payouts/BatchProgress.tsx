@@ -11,6 +11,7 @@ import { formatMoney, formatTime } from '../transactions/format';
 import { StatusBadge } from '../transactions/StatusBadge';
 import { useBatchItems } from './batch-items';
 import { formatTotal } from './money';
+import { errorMessage } from '../../../shared/error-message';
 
 const STATE_COLORS: Record<BatchItemState, string> = { pending: 'gray', sending: 'blue', sent: 'teal', refused: 'red', unknown: 'yellow', cancelled: 'dark' };
 const BATCH_COLORS: Record<BatchView['state'], string> = { draft: 'gray', running: 'blue', paused: 'yellow', cancelled: 'dark', done: 'teal' };
@@ -45,7 +46,7 @@ export function BatchProgress({ id }: { id: number }) {
     api
       .invoke('batches:get', { id })
       .then((view) => store.getState().putBatch(view))
-      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
+      .catch((error: unknown) => setLoadError(errorMessage(error)));
   }, [api, store, id]);
 
   const items = useBatchItems(id, FILTERS.find((f) => f.value === filter)?.states, `${batch?.updatedAt ?? ''}|${batch?.outcomes.paid ?? 0}|${batch?.outcomes.failed ?? 0}`);

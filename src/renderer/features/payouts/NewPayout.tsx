@@ -9,6 +9,7 @@ import { PayoutFormFields } from './PayoutFormFields';
 import { PayoutResult } from './PayoutResult';
 import { PayoutReview } from './PayoutReview';
 import { payoutProblems, toPayoutForm, type FormValues } from './validate';
+import { errorMessage } from '../../../shared/error-message';
 
 type Step = { name: 'form' } | { name: 'review' } | { name: 'result'; result: SubmitResult };
 
@@ -59,7 +60,7 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
       setStep({ name: 'result', result });
     } catch (error) {
       // Back to the form, each problem at its field (a limit names itself at the amount).
-      setSendError(error instanceof Error ? error.message : String(error));
+      setSendError(errorMessage(error));
       setServerErrors(error instanceof ContractError ? error.fields : {});
       setStep({ name: 'form' });
     } finally {

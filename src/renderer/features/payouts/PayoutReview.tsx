@@ -7,6 +7,7 @@ import { formatMoney } from '../transactions/format';
 import { EnvironmentBanner } from './EnvironmentBanner';
 import { LimitCheckList } from './LimitCheckList';
 import { maskedDestination } from './mask';
+import { errorMessage } from '../../../shared/error-message';
 
 interface PayoutReviewProps {
   profile: ProfileView;
@@ -48,7 +49,7 @@ export function PayoutReview({ profile, form, sending, onBack, onSend }: PayoutR
     api
       .invoke('limits:check', { profileId: profile.id, currency, amount })
       .then((result) => current && setLimits({ result, error: null }))
-      .catch((error: unknown) => current && setLimits({ result: null, error: error instanceof Error ? error.message : String(error) }));
+      .catch((error: unknown) => current && setLimits({ result: null, error: errorMessage(error) }));
     return () => {
       current = false;
     };

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BatchItemState, BatchItemView } from '../../../shared/contract';
 import { useApi } from '../../stores/context';
+import { errorMessage } from '../../../shared/error-message';
 
 const PAGE = 500;
 /** The window re-read on a change; beyond it the user scrolls for fresh pages anyway. */
@@ -36,7 +37,7 @@ export function useBatchItems(batchId: number, states: BatchItemState[] | undefi
         setNext(after);
         setError(null);
       } catch (e) {
-        if (mine === sequence.current) setError(e instanceof Error ? e.message : String(e));
+        if (mine === sequence.current) setError(errorMessage(e));
       } finally {
         if (mine === sequence.current) setLoading(false);
       }
@@ -66,7 +67,7 @@ export function useBatchItems(batchId: number, states: BatchItemState[] | undefi
       setItems((current) => [...current, ...answer.items.filter((i) => i.line > (current.at(-1)?.line ?? 0))]);
       setNext(answer.nextAfterLine);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
     } finally {
       setLoading(false);
     }

@@ -7,6 +7,7 @@ import { createStore } from 'zustand/vanilla';
 import type { BatchView, LimitsList, PayoutView, TransactionListInput } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
 import { matchesPayoutQuery, queryKey } from './filters';
+import { errorMessage } from '../../../shared/error-message';
 
 const PAGE_SIZE = 100;
 const PUSH_BATCH_MS = 50;
@@ -40,7 +41,6 @@ export interface PayoutsState {
   loadLimits(): Promise<void>;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const fields = (error: unknown) => (error instanceof ContractError ? error.fields : {});
 
 export function createPayoutsStore(api: ApiClient) {
@@ -56,7 +56,7 @@ export function createPayoutsStore(api: ApiClient) {
         const page = await api.invoke('payouts:list', { ...query, limit: PAGE_SIZE });
         if (mine === generation) setList({ rows: page.items, total: page.total, nextCursor: page.nextCursor, loading: false });
       } catch (error) {
-        if (mine === generation) setList({ loading: false, error: message(error), errorFields: fields(error) });
+        if (mine === generation) setList({ loading: false, error: errorMessage(error), errorFields: fields(error) });
       }
     };
     return {
@@ -80,7 +80,7 @@ export function createPayoutsStore(api: ApiClient) {
           const seen = new Set(get().list.rows.map((r) => r.id));
           setList({ rows: [...get().list.rows, ...page.items.filter((r) => !seen.has(r.id))], nextCursor: page.nextCursor, loading: false });
         } catch (error) {
-          if (mine === generation) setList({ loading: false, error: message(error), errorFields: fields(error) });
+          if (mine === generation) setList({ loading: false, error: errorMessage(error), errorFields: fields(error) });
         }
       },
 
@@ -96,7 +96,7 @@ export function createPayoutsStore(api: ApiClient) {
             batchesError: null,
           }));
         } catch (error) {
-          set({ batchesError: message(error) });
+          set({ batchesError: errorMessage(error) });
         }
       },
       putBatch(view) {
@@ -113,7 +113,7 @@ export function createPayoutsStore(api: ApiClient) {
         try {
           set({ limits: await api.invoke('limits:list'), limitsError: null });
         } catch (error) {
-          set({ limitsError: message(error) });
+          set({ limitsError: errorMessage(error) });
         }
       },
     };

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { TokenView } from '../../../shared/contract';
 import { useApi } from '../../stores/context';
 import { formatTime } from '../transactions/format';
+import { errorMessage } from '../../../shared/error-message';
 
 /** The profile's vaulted tokens, newest first, kept live by the tokens push. */
 export function useVaultedTokens(profileId: string): { tokens: TokenView[] | null; error: string | null } {
@@ -14,7 +15,7 @@ export function useVaultedTokens(profileId: string): { tokens: TokenView[] | nul
     setTokens(null);
     api.invoke('tokens:list', { profileId }).then(
       (list) => alive && setTokens((pushed) => merge(list, pushed ?? [])),
-      (e: unknown) => alive && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => alive && setError(errorMessage(e)),
     );
     const off = api.on('tokens:token-changed', (token) => {
       if (token.profileId === profileId) setTokens((current) => merge(current ?? [], [token]));

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SearchMatch } from '../../../shared/contract';
 import { useApi } from '../../stores/context';
+import { errorMessage } from '../../../shared/error-message';
 
 const DEBOUNCE_MS = 200;
 
@@ -31,7 +32,7 @@ export function useLookup(query: string): LookupState & { now: () => Promise<Sea
         if (latest.current === term) setState({ answered: term, matches, busy: false, error: null });
         return matches;
       } catch (error) {
-        if (latest.current === term) setState({ answered: term, matches: [], busy: false, error: error instanceof Error ? error.message : String(error) });
+        if (latest.current === term) setState({ answered: term, matches: [], busy: false, error: errorMessage(error) });
         return [];
       }
     },

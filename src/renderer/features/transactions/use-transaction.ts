@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PayinView, PayoutView, TimelineEntry, TransactionSubject } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
 import { useApi } from '../../stores/context';
+import { errorMessage } from '../../../shared/error-message';
 
 export type LoadedTransaction =
   | { subject: 'payin'; view: PayinView; entries: TimelineEntry[] }
@@ -48,7 +49,7 @@ export function useTransaction(subject: TransactionSubject, id: number): { state
           if (alive) setState({ status: 'ready', data });
         } catch (error) {
           if (!alive) break;
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           setState(error instanceof ContractError && error.code === 'not_found' ? { status: 'not_found', message } : { status: 'error', message });
         }
       } while (again && alive);

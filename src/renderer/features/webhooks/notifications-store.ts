@@ -4,6 +4,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { NotificationOutcomeView, NotificationView } from '../../../shared/contract';
 import type { ApiClient } from '../../api/client';
+import { errorMessage } from '../../../shared/error-message';
 
 export interface NotificationFilters {
   outcomes: NotificationOutcomeView[];
@@ -52,7 +53,7 @@ export function createNotificationsStore(api: ApiClient) {
           return { items, nextBeforeId: page.nextBeforeId, loading: false, loaded: true };
         });
       } catch (error) {
-        if (mine === generation) set({ loading: false, error: error instanceof Error ? error.message : String(error) });
+        if (mine === generation) set({ loading: false, error: errorMessage(error) });
       }
     };
     return {
