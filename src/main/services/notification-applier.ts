@@ -171,9 +171,7 @@ export class NotificationApplier {
 
   /** Later copies marked duplicate while this one was an orphan now point at the same rows. */
   private linkDuplicates(n: StoredNotification, verdict: Verdict): void {
-    for (const copy of this.repos.notifications.sameKey(n.id)) {
-      if (copy.id > n.id && copy.outcome === 'duplicate') this.repos.notifications.markOutcome(copy.id, 'duplicate', verdict);
-    }
+    for (const copy of this.repos.notifications.laterDuplicates(n.id)) this.repos.notifications.markOutcome(copy.id, 'duplicate', verdict);
   }
 
   private decide(n: StoredNotification): Verdict {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NewNotification } from '../../../src/main/ledger/repositories/notifications';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
@@ -55,7 +55,32 @@ describe('notifications repository', () => {
     expect(notifications.firstWithSameKey(second)).toBeUndefined(); // nothing processed yet
     notifications.markOutcome(first, 'applied');
     expect(notifications.firstWithSameKey(third)?.id).toBe(first);
-    expect(notifications.sameKey(second).map((n) => n.id)).toEqual([first, second, third]);
+    notifications.markOutcome(second, 'duplicate');
+    notifications.markOutcome(third, 'duplicate');
+    expect(notifications.laterDuplicates(first).map((n) => n.id)).toEqual([second, third]);
+    expect(notifications.laterDuplicates(second).map((n) => n.id)).toEqual([third]);
+  });
+
+  it('indexes the dedupe key of processed notifications only, and looks duplicates up through that index', () => {
+    ledger = testLedger();
+    const { db } = ledger;
+    const { notifications } = ledger.repos;
+    const [pending, settled] = notifications.insertMany([notification(ledger), notification(ledger)]) as [number, number];
+    notifications.markOutcome(settled, 'applied');
+    const entries = db.prepare('SELECT id FROM notifications INDEXED BY notifications_processed_dedupe WHERE dedupe_key IS NOT NULL AND outcome NOT IN (\'pending\', \'malformed\')').all();
+    expect(entries).toEqual([{ id: settled }]);
+    // The SQL the two lookups really run, captured as they prepare it, then explained.
+    const prepared: string[] = [];
+    const prepare = db.prepare.bind(db);
+    const spy = vi.spyOn(db, 'prepare').mockImplementation((sql: string) => (prepared.push(sql), prepare(sql)));
+    notifications.firstWithSameKey(pending);
+    notifications.laterDuplicates(settled);
+    spy.mockRestore();
+    expect(prepared).toHaveLength(2);
+    for (const sql of prepared) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(1) as { detail: string }[]).map((row) => row.detail).join('\n');
+      expect(plan).toMatch(/other USING (COVERING )?INDEX notifications_processed_dedupe/);
+    }
   });
 
   it('lists orphans by gateway id or merchant reference, and pending ones for recovery', () => {

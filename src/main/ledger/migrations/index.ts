@@ -8,6 +8,7 @@ import { migration0004 } from './0004_notifications';
 import { migration0005 } from './0005_audit_log';
 import { migration0006 } from './0006_verification';
 import { migration0007 } from './0007_payout_batches';
+import { migration0008 } from './0008_processed_dedupe';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,4 @@ export interface Migration {
   up: (db: Database) => void;
 }
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008];

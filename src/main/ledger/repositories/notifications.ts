@@ -152,6 +152,7 @@ export class NotificationsRepository {
    * and already processed (anything but pending or malformed): this one is a duplicate of it.
    */
   firstWithSameKey(id: number): StoredNotification | undefined {
+    // The outcome terms match the partial index notifications_processed_dedupe (migration 0008).
     const row = this.db
       .prepare(
         `SELECT other.* FROM notifications AS self
@@ -163,13 +164,15 @@ export class NotificationsRepository {
     return row && toNotification(row);
   }
 
-  /** Every notification with this one's dedupe key (itself included), oldest first. */
-  sameKey(id: number): StoredNotification[] {
+  /** Notifications with this one's dedupe key received after it and marked duplicate, oldest first. */
+  laterDuplicates(id: number): StoredNotification[] {
+    // The outcome terms match the partial index notifications_processed_dedupe (migration 0008).
     const rows = this.db
       .prepare(
         `SELECT other.* FROM notifications AS self
            JOIN notifications AS other ON other.dedupe_key = self.dedupe_key AND other.profile_id = self.profile_id
-         WHERE self.id = ? ORDER BY other.id`,
+         WHERE self.id = ? AND other.id > self.id AND other.outcome NOT IN ('pending', 'malformed') AND other.outcome = 'duplicate'
+         ORDER BY other.id`,
       )
       .all(id) as NotificationRow[];
     return rows.map(toNotification);
