@@ -1,8 +1,12 @@
 // Reads on a seeded ledger (bench/seed-ledger.ts): lookups by request_id, payin_id and e-mail;
 // a filtered, sorted page of 50 pay-ins (status + method + date range, newest first), first and
 // 10,000 rows deep through the keyset cursor; then a full reconciliation (totals and every
-// exception list in full, as the CSV exports read them).
+// exception list in full, as the CSV exports read them). The targets are measured on a ledger the
+// operating system holds in memory, as it does for an app in use: the file is read through once
+// first. How it was found is reported before that: e-mail lookups on the cache as found (each
+// reads ~20 rows scattered across the file, so a cold cache makes them wait for the disk).
 //   node --import tsx bench/ledger-queries.ts --ledger FILE [--samples N]
+import { closeSync, openSync, readSync } from 'node:fs';
 import { openLedger } from '../src/main/ledger/connection';
 import { createRepositories } from '../src/main/ledger/repositories/index';
 import type { TransactionFilter } from '../src/main/ledger/repositories/transactions';
@@ -27,9 +31,24 @@ const p99 = (name: string, latencies: number[], limit: number, note: string) => 
   figures.push({ name, value: round(percentile(latencies, 0.99), 3), unit: 'ms p99', target: { op: '<', value: limit }, note: `${note}; p50 ${round(percentile(latencies, 0.5), 3)} ms, ${latencies.length} samples` });
 };
 
+const emailLookup = () => repos.payins.byEmail(`user${rand(CUSTOMERS)}@example.com`);
+const asFound: number[] = [];
+for (let i = 0; i < 500; i++) {
+  const t = performance.now();
+  emailLookup();
+  asFound.push(performance.now() - t);
+}
+asFound.sort((a, b) => a - b);
+const warming = performance.now();
+const warmedBytes = readThrough(file);
+const warmSeconds = (performance.now() - warming) / 1000;
+log(`read the ledger through (${round(warmedBytes / 2 ** 20)} MB) in ${round(warmSeconds, 2)} s`);
+figures.push({ name: 'lookup by e-mail, OS cache as found', value: round(percentile(asFound, 0.99), 3), unit: 'ms p99',
+  note: `first ${asFound.length} lookups, before the file was read through (${round(warmSeconds, 1)} s: a cold cache reads it from disk); p50 ${round(percentile(asFound, 0.5), 3)} ms` });
+
 p99('lookup by request_id', sample(() => repos.payins.byRequestId(profileId, `req-${rand(payins)}`), samples), 2, `${payins.toLocaleString('en')} pay-ins`);
 p99('lookup by payin_id', sample(() => repos.payins.byPayinId(`pid-${rand(payins)}`), samples), 2, 'any profile');
-p99('lookup by e-mail', sample(() => repos.payins.byEmail(`user${rand(CUSTOMERS)}@example.com`), samples), 2, `every pay-in of one customer (~${Math.round(payins / CUSTOMERS)} rows)`);
+p99('lookup by e-mail', sample(emailLookup, samples), 2, `every pay-in of one customer (~${Math.round(payins / CUSTOMERS)} rows)`);
 
 // The list screen's filter: two statuses, three methods, a 90-day window in the second half.
 const span = payins * SEED_STEP_MS;
@@ -61,3 +80,16 @@ const seconds = (performance.now() - t) / 1000;
 figures.push({ name: 'full reconciliation', value: round(seconds, 2), unit: 's', target: { op: '<', value: 5 }, note: `${totals.rows.length} totals rows, ${counts.length} lists, ${rows.toLocaleString('en')} exception rows` });
 db.close();
 report(figures);
+
+/** Reads the file once, start to end, into the operating system's page cache; returns its size. */
+function readThrough(path: string): number {
+  const fd = openSync(path, 'r');
+  const buffer = Buffer.allocUnsafe(4 * 2 ** 20);
+  let total = 0;
+  try {
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) total += n;
+  } finally {
+    closeSync(fd);
+  }
+  return total;
+}

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { argText, ensureBenchDir, log, report, root, round, type Figure } from './lib';
+import { argText, ensureBenchDir, log, percentile, report, root, round, type Figure } from './lib';
 
 const ledger = argText('ledger', '');
 const phases = process.argv.includes('--phases');
@@ -55,6 +55,7 @@ try {
   const rendered = performance.now() - t0;
   const rows = await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').count();
   if (phases) await printTimeline(page, { listening, loaded, rendered });
+  const frames = await scrollFrames(page);
   // Scroll the list a little and let main settle, so the peak includes a second page.
   await page.mouse.wheel(0, 4000);
   await new Promise((r) => setTimeout(r, 500));
@@ -63,6 +64,7 @@ try {
   log(`web: address after ${round(listening)} ms, page loaded after ${round(loaded)} ms, first pay-ins page (${rows} rows) after ${round(rendered)} ms; main RSS ${round(rss)} MB, peak ${round(peak)} MB`);
   const figures: Figure[] = [
     { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.5 }, note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
+    { name: 'pay-ins list scroll, time to the next frame', value: round(frames.mean, 1), unit: 'ms mean', note: `${frames.count} jumps of a screenful or more within the first page; p90 ${round(frames.p90, 1)} ms` },
     { name: 'web main-process memory (peak RSS)', value: round(peak, 1), unit: 'MB', target: { op: '<', value: 400 }, note: `RSS ${round(rss, 1)} MB after the first page` },
   ];
   report(figures);
@@ -71,6 +73,24 @@ try {
   child.kill('SIGTERM');
   await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Jumps the list's scroller to other rows of the first page; ms from each jump to the frame after it (rows rendered). */
+async function scrollFrames(page: import('playwright-core').Page): Promise<{ count: number; mean: number; p90: number }> {
+  const times = await page.evaluate(async () => {
+    const scroller = document.querySelector<HTMLElement>('[role="table"][aria-label="Pay-ins"] [role="rowgroup"][tabindex="0"]');
+    if (!scroller) throw new Error('no pay-ins scroller');
+    const out: number[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const t = performance.now();
+      scroller.scrollTop = (i % 2) * 1200 + 40 * i;
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      out.push(performance.now() - t);
+    }
+    return out;
+  });
+  times.sort((a, b) => a - b);
+  return { count: times.length, mean: times.reduce((sum, t) => sum + t, 0) / times.length, p90: percentile(times, 0.9) };
 }
 
 /** Main's trace lines and the page's own timings on one clock: ms since the spawn. */

@@ -1,6 +1,7 @@
 import { Box, Loader, Table, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import classes from './VirtualTable.module.css';
 
 export interface Column<T> {
   key: string;
@@ -85,37 +86,25 @@ export function VirtualTable<T>({
             {items.map((item) => {
               const row = rows[item.index] as T;
               return (
-                <Box
+                <div
                   key={rowKey(row)}
                   role="row"
                   aria-rowindex={item.index + 1}
                   aria-selected={item.index === selected}
                   data-row-key={rowKey(row)}
+                  className={onOpen ? `${classes.row} ${classes.clickable}` : classes.row}
                   onClick={() => {
                     setSelected(item.index);
                     onOpen?.(row);
                   }}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    right: 0,
-                    height: rowHeight,
-                    transform: `translateY(${item.start}px)`,
-                    display: 'grid',
-                    gridTemplateColumns: template,
-                    alignItems: 'center',
-                    cursor: onOpen ? 'pointer' : undefined,
-                    borderBottom: '1px solid var(--mantine-color-default-border)',
-                    background: item.index === selected ? 'var(--mantine-color-default-hover)' : undefined,
-                  }}
+                  style={{ height: rowHeight, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
                 >
                   {columns.map((column) => (
-                    <Box role="cell" key={column.key} px="xs" fz="sm" ta={column.align ?? 'left'} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                    <div role="cell" key={column.key} className={column.align === 'right' ? `${classes.cell} ${classes.right}` : classes.cell}>
                       {column.render(row)}
-                    </Box>
+                    </div>
                   ))}
-                </Box>
+                </div>
               );
             })}
           </div>

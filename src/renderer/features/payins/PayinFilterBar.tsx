@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { Button, Checkbox, Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { CURRENCY_OPTIONS, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
 import type { StatusCategoryView } from '../../../shared/contract';
 import { PAYIN_STATUS_CATALOGUE, REASON_CATALOGUE } from '../../../shared/spec/codes';
@@ -14,7 +14,8 @@ const REASON_OPTIONS = REASON_CATALOGUE.map((e) => ({ value: e.code, label: `${e
 const CATEGORY_OPTIONS = Object.entries(categoryLabels).map(([value, label]) => ({ value, label }));
 const METHOD_OPTIONS = PAYIN_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
 
-export function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: PayinFilters; onChange: (next: PayinFilters) => void; fieldErrors: Record<string, string> }) {
+/** Memoised: the list around it re-renders with every page, count and live row; the filters change only with the route. */
+export const PayinFilterBar = memo(function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: PayinFilters; onChange: (next: PayinFilters) => void; fieldErrors: Record<string, string> }) {
   const set = <K extends keyof PayinFilters>(key: K, value: PayinFilters[K]) => onChange({ ...filters, [key]: value });
   const [search, typeSearch] = useDebouncedSearch(filters.search, (value) => onChange({ ...filters, search: value }));
   const statusOptions = useMemo(() => withChosen(STATUS_OPTIONS, filters.statusCodes), [filters.statusCodes]);
@@ -68,4 +69,4 @@ export function PayinFilterBar({ filters, onChange, fieldErrors }: { filters: Pa
       )}
     </Group>
   );
-}
+});

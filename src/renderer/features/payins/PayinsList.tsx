@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
-import type { PayinView } from '../../../shared/contract';
+import type { PayinView, SavedViewFilters } from '../../../shared/contract';
 import { downloadText } from '../../components/download';
 import { useAction } from '../../components/use-action';
 import { VirtualTable } from '../../components/VirtualTable';
@@ -30,7 +30,9 @@ export function PayinsList({ params }: { params: Record<string, string> }) {
     rememberListHash('payin', routeHash('payins', { params: filtersToParams(filters) }));
   }, [store, query, filters]);
 
-  const setFilters = (next: PayinFilters) => navigate('payins', { params: filtersToParams(next) });
+  // Stable callbacks: the filter bar and saved views are memoised and must not re-render with every page.
+  const setFilters = useCallback((next: PayinFilters) => navigate('payins', { params: filtersToParams(next) }), []);
+  const applySaved = useCallback((saved: SavedViewFilters) => setFilters(filtersFromQuery(saved)), [setFilters]);
   const open = useCallback((row: PayinView) => navigate('payins', { id: row.id }), []);
   const loadMore = useCallback(() => void store.getState().loadMore(), [store]);
 
@@ -65,7 +67,7 @@ export function PayinsList({ params }: { params: Record<string, string> }) {
           )}
         </Group>
         <Group gap="xs" align="flex-end">
-          <SavedViewsControl subject="payin" current={query} keyOf={queryKey} onApply={(saved) => setFilters(filtersFromQuery(saved))} />
+          <SavedViewsControl subject="payin" current={query} keyOf={queryKey} onApply={applySaved} />
           <Button variant="default" onClick={() => void store.getState().refresh()} disabled={loading}>
             Refresh
           </Button>

@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { CURRENCY_OPTIONS, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
 import { PAYOUT_STATUS_CATALOGUE } from '../../../shared/spec/codes';
 import { METHOD_LABELS, PAYOUT_METHODS } from '../../../shared/spec/methods';
@@ -10,7 +10,8 @@ import { hasAnyFilter, NO_FILTERS, type PayoutFilters } from './filters';
 const STATUS_OPTIONS = PAYOUT_STATUS_CATALOGUE.map((e) => ({ value: String(e.code), label: `${e.code} · ${e.meaning}` }));
 const METHOD_OPTIONS = PAYOUT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }));
 
-export function PayoutFilterBar({ filters, onChange, fieldErrors }: { filters: PayoutFilters; onChange: (next: PayoutFilters) => void; fieldErrors: Record<string, string> }) {
+/** Memoised: the list around it re-renders with every page and live row; the filters change only with the route. */
+export const PayoutFilterBar = memo(function PayoutFilterBar({ filters, onChange, fieldErrors }: { filters: PayoutFilters; onChange: (next: PayoutFilters) => void; fieldErrors: Record<string, string> }) {
   const set = <K extends keyof PayoutFilters>(key: K, value: PayoutFilters[K]) => onChange({ ...filters, [key]: value });
   const [search, typeSearch] = useDebouncedSearch(filters.search, (value) => onChange({ ...filters, search: value }));
   const statusOptions = useMemo(() => withChosen(STATUS_OPTIONS, filters.statusCodes), [filters.statusCodes]);
@@ -50,4 +51,4 @@ export function PayoutFilterBar({ filters, onChange, fieldErrors }: { filters: P
       )}
     </Group>
   );
-}
+});

@@ -23,7 +23,8 @@ export function PayoutsList({ params }: { params: Record<string, string> }) {
     rememberListHash('payout', routeHash('payouts', { params: filtersToParams(filters) }));
   }, [store, query, filters]);
 
-  const setFilters = (next: PayoutFilters) => navigate('payouts', { params: filtersToParams(next) });
+  // Stable: the filter bar is memoised and must not re-render with every page.
+  const setFilters = useCallback((next: PayoutFilters) => navigate('payouts', { params: filtersToParams(next) }), []);
   const open = useCallback((row: PayoutView) => navigate('payouts', { id: row.id }), []);
   const loadMore = useCallback(() => void store.getState().loadMore(), [store]);
 

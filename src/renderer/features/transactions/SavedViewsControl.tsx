@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { SavedView, SavedViewFilters, TransactionSubject } from '../../../shared/contract';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
@@ -13,8 +13,8 @@ interface SavedViewsControlProps {
   onApply: (filters: SavedViewFilters) => void;
 }
 
-/** Named filter views, kept by main: apply one, save the current filters under a name, delete one. */
-export function SavedViewsControl({ subject, current, keyOf, onApply }: SavedViewsControlProps) {
+/** Named filter views, kept by main: apply one, save the current filters under a name, delete one. Memoised like the filter bars. */
+export const SavedViewsControl = memo(function SavedViewsControl({ subject, current, keyOf, onApply }: SavedViewsControlProps) {
   const api = useApi();
   const [views, setViews] = useState<SavedView[] | null>(null);
   const [saving, setSaving] = useState(false);
@@ -110,4 +110,4 @@ export function SavedViewsControl({ subject, current, keyOf, onApply }: SavedVie
       </Modal>
     </Group>
   );
-}
+});
