@@ -5,7 +5,7 @@ import type { NotificationInspector } from '../services/ledger-views/notificatio
 import type { ReconciliationService } from '../services/reconciliation/reconciliation-service';
 import type { Handlers } from './dispatcher';
 
-type LedgerChannels = 'payins:list' | 'payins:count' | 'payouts:list' | 'search:lookup' | 'payins:timeline' | 'payouts:timeline' | 'codes:usage';
+type LedgerChannels = 'payins:list' | 'payins:count' | 'payouts:list' | 'payouts:count' | 'search:lookup' | 'payins:timeline' | 'payouts:timeline' | 'codes:usage';
 type NotificationChannels = 'notifications:list' | 'notifications:replay';
 type ReconciliationChannels =
   | 'reconciliation:totals'
@@ -22,6 +22,7 @@ export function ledgerHandlers({ views }: { views: LedgerViews }): Pick<Handlers
     'payins:list': (input) => views.listPayins(input),
     'payins:count': (input) => ({ total: views.countPayins(input) }),
     'payouts:list': (input) => views.listPayouts(input),
+    'payouts:count': (input) => ({ total: views.countPayouts(input) }),
     'search:lookup': ({ query }) => ({ matches: views.lookup(query) }),
     'payins:timeline': ({ id }) => views.payinTimeline(id),
     'payouts:timeline': ({ id }) => views.payoutTimeline(id),

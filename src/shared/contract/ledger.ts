@@ -50,12 +50,6 @@ const keysetPageOf = <T extends z.ZodType>(item: T) =>
     nextCursor: z.string().nullable(),
   });
 
-const pageOf = <T extends z.ZodType>(item: T) =>
-  keysetPageOf(item).extend({
-    /** Rows matching the filters; computed on the first page only (null on later pages). */
-    total: z.number().int().nullable(),
-  });
-
 /** The list filters alone: what a count depends on (no position, size or order). */
 export const transactionCountInputSchema = transactionListInputSchema.omit({ cursor: true, limit: true, sort: true });
 export type TransactionCountInput = z.infer<typeof transactionCountInputSchema>;
@@ -119,7 +113,10 @@ export const ledgerContract = {
     'payins:list': { input: transactionListInputSchema, output: keysetPageOf(payinViewSchema) },
     /** How many pay-ins match the filters (the list's total). */
     'payins:count': { input: transactionCountInputSchema, output: z.object({ total: z.number().int() }) },
-    'payouts:list': { input: transactionListInputSchema, output: pageOf(payoutViewSchema) },
+    /** A keyset page of payouts, without a total, like 'payins:list': the count is 'payouts:count'. */
+    'payouts:list': { input: transactionListInputSchema, output: keysetPageOf(payoutViewSchema) },
+    /** How many payouts match the filters (the list's total). */
+    'payouts:count': { input: transactionCountInputSchema, output: z.object({ total: z.number().int() }) },
     'search:lookup': {
       input: z.object({ query: z.string().trim().min(1, 'Type a request_id, payin_id, payout_id, merchantReference or e-mail.').max(200) }).strict(),
       output: z.object({ matches: z.array(searchMatchSchema) }),

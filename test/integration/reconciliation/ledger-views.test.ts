@@ -21,10 +21,12 @@ beforeAll(async () => {
   ids.c = payin('2025-05-03T10:00:00.000Z', 'order-2001', 'blik', 'PLN', 777).id;
   ids.d = payin('2025-05-04T10:00:00.000Z', 'invoice-9', 'crypto', 'USD', null).id;
   day('2025-05-02T10:00:00.000Z').payins.noteConflict(ids.b as number, 'test conflict', 'status');
-  ids.p = day('2025-05-05T10:00:00.000Z').payouts.upsertFromCreate(
-    { profileId, merchantReference: 'po-77', method: 'fps', amount: '9.99', currency: 'GBP', email: 'pay@example.com' },
-    { payoutId: 'pout-77', statusCode: 'P100' },
-  ).id;
+  const payout = (iso: string, ref: string, method: string, currency: string, statusCode: string) =>
+    day(iso).payouts.upsertFromCreate({ profileId, merchantReference: ref, method, amount: '9.99', currency, email: 'pay@example.com' }, { payoutId: `pout-${ref.slice(3)}`, statusCode }).id;
+  ids.p = payout('2025-05-05T10:00:00.000Z', 'po-77', 'fps', 'GBP', 'P100');
+  // Two more, so that each payout count below tells rows apart.
+  payout('2025-05-06T10:00:00.000Z', 'po-88', 'open_banking', 'EUR', 'P200');
+  payout('2025-05-07T10:00:00.000Z', 'po-89', 'fps', 'GBP', 'C501');
 });
 afterAll(async () => {
   await h?.close();
@@ -61,6 +63,16 @@ describe('payins:list and payouts:list', () => {
   });
 });
 
+/** A count depends on the filters alone: anything else is refused, naming the key. */
+async function refusesAllButFilters(channel: 'payins:count' | 'payouts:count') {
+  for (const [key, value] of [['cursor', 'abc'], ['limit', 3], ['sort', 'oldest']] as const) {
+    const refused = await h.failure(channel, { [key]: value });
+    expect(refused.code).toBe('invalid_input');
+    expect(Object.values(refused.fields ?? {}).join(' ')).toContain(`"${key}"`);
+  }
+  expect((await h.failure(channel, { createdFrom: 'yesterday' })).fields).toHaveProperty('createdFrom');
+}
+
 describe('payins:count', () => {
   it('answers a pay-ins page without counting, and counts the same filters apart', async () => {
     const page = await h.call('payins:list', { limit: 3 });
@@ -73,14 +85,24 @@ describe('payins:count', () => {
     expect(await h.call('payins:count', { hasMismatch: true })).toEqual({ total: 1 });
   });
 
-  it('takes the filters only: a position, a size or an order is refused by name', async () => {
-    for (const [key, value] of [['cursor', 'abc'], ['limit', 3], ['sort', 'oldest']] as const) {
-      const refused = await h.failure('payins:count', { [key]: value });
-      expect(refused.code).toBe('invalid_input');
-      expect(Object.values(refused.fields ?? {}).join(' ')).toContain(`"${key}"`);
-    }
-    expect((await h.failure('payins:count', { createdFrom: 'yesterday' })).fields).toHaveProperty('createdFrom');
+  it('takes the filters only: a position, a size or an order is refused by name', () => refusesAllButFilters('payins:count'));
+});
+
+describe('payouts:count', () => {
+  it('answers a payouts page without counting, and counts the same filters apart', async () => {
+    const page = await h.call('payouts:list', { limit: 2 });
+    expect(Object.keys(page).sort()).toEqual(['items', 'nextCursor']);
+    expect(await h.call('payouts:count', {})).toEqual({ total: 3 });
+    expect(await h.call('payouts:count', { profileId })).toEqual({ total: 3 });
+    expect(await h.call('payouts:count', { statusCodes: ['P100', 'C501'] })).toEqual({ total: 2 });
+    expect(await h.call('payouts:count', { categories: ['success'] })).toEqual({ total: 1 });
+    expect(await h.call('payouts:count', { methods: ['fps'], currencies: ['gbp'], createdFrom: '2025-05-06' })).toEqual({ total: 1 });
+    expect(await h.call('payouts:count', { createdTo: '2025-05-06' })).toEqual({ total: 1 });
+    expect(await h.call('payouts:count', { final: true })).toEqual({ total: 2 });
+    expect(await h.call('payouts:count', { search: 'po-8' })).toEqual({ total: 2 });
   });
+
+  it('takes the filters only: a position, a size or an order is refused by name', () => refusesAllButFilters('payouts:count'));
 });
 
 describe('search:lookup', () => {

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 // The renderer's global Window.paydesk declaration, which the api client's types rely on.
 import type {} from '../../../src/renderer/env';
-import type { PayinView, PushChannel, TimelineEntry } from '../../../src/shared/contract';
-import type { ApiClient } from '../../../src/renderer/api/client';
+import type { PayinView, TimelineEntry } from '../../../src/shared/contract';
+import { fakeListApi, gate, settle, sharedViewFields, type Page as ListPage } from './list-store-fakes';
 import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, queryKey } from '../../../src/renderer/features/payins/filters';
 import { matchesQuery } from '../../../src/renderer/features/payins/matches';
 import { createPayinsListStore } from '../../../src/renderer/features/payins/payins-store';
@@ -15,35 +15,13 @@ import { lastErrorCode, maskedCard } from '../../../src/renderer/features/transa
 import { formatMoney, groupDigits, prettyJson } from '../../../src/renderer/features/transactions/format';
 
 const payin = (over: Partial<PayinView>): PayinView => ({
-  id: 1,
-  profileId: 'p',
+  ...sharedViewFields,
   method: 'blik',
   amount: '10.50',
   currency: 'PLN',
   email: 'Ana@Example.com',
   statusCode: '100',
-  statusKnown: true,
   statusMeaning: 'Pending redirect',
-  statusCategory: 'pending',
-  final: false,
-  reasonCode: null,
-  reasonKnown: true,
-  statusChangedAt: null,
-  gatewayCreatedAt: null,
-  lastNotifiedStatus: null,
-  lastNotifiedAt: null,
-  lastVerifiedStatus: null,
-  lastVerifiedAt: null,
-  claimState: null,
-  conflict: null,
-  statusConflict: null,
-  factsConflict: null,
-  mismatch: false,
-  verification: 'unverified',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  updatedAt: '2026-03-01T10:00:00.000Z',
-  attemptId: null,
-  attempt: null,
   kind: 'payin',
   requestId: 'order-1',
   payinId: 'pid-1',
@@ -92,40 +70,9 @@ describe('pay-in list filters', () => {
   });
 });
 
-/** An api whose list and count answers come from functions, which records the calls, and whose pushes the test sends. */
-type Page = { items: PayinView[]; nextCursor: string | null };
-
-function fakeApi(list: (input: Record<string, unknown>) => Page | Promise<Page>, count: (input: Record<string, unknown>) => number | Promise<number> = () => 1) {
-  const listeners = new Map<PushChannel, ((payload: unknown) => void)[]>();
-  const calls: { channel: string; input: Record<string, unknown> }[] = [];
-  const api = {
-    invoke: async (channel: string, input: Record<string, unknown>) => {
-      calls.push({ channel, input });
-      if (channel === 'payins:list') return list(input);
-      if (channel === 'payins:count') return { total: await count(input) };
-      throw new Error(channel);
-    },
-    on: (channel: PushChannel, listener: (payload: unknown) => void) => {
-      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
-      return () => {};
-    },
-  } as unknown as ApiClient;
-  const push = (p: PayinView) => listeners.get('payins:payin-changed')?.forEach((l) => l(p));
-  return { api, push, calls };
-}
-
-/** A promise the test settles when it wants. */
-function gate<T>() {
-  let open!: (value: T) => void;
-  let fail!: (error: Error) => void;
-  const promise = new Promise<T>((resolve, reject) => {
-    open = resolve;
-    fail = reject;
-  });
-  return { promise, open, fail };
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 80));
+type Page = ListPage<PayinView>;
+const fakeApi = (list: (input: Record<string, unknown>) => Page | Promise<Page>, count?: (input: Record<string, unknown>) => number | Promise<number>) =>
+  fakeListApi<PayinView>({ list: 'payins:list', count: 'payins:count', push: 'payins:payin-changed' }, list, count);
 
 describe('pay-ins list store', () => {
   it('pages with the cursor, updates rows in place and puts a matching new pay-in on top', async () => {

@@ -1,8 +1,12 @@
 // The finance screens' pure parts: the form generated from the field table, the renderer's check
-// agreeing with main's (same validator, same field names), the masking the review shows, and the
-// CSV mapping guess and per-row preview (card rows, duplicates, limits).
+// agreeing with main's (same validator, same field names), the masking the review shows, the
+// CSV mapping guess and per-row preview (card rows, duplicates, limits), and the payouts list
+// store's page-then-count order.
 import { describe, expect, it } from 'vitest';
-import type { LimitsList } from '../../../src/shared/contract';
+// The renderer's global Window.paydesk declaration, which the api client's types rely on.
+import type {} from '../../../src/renderer/env';
+import type { LimitsList, PayoutView } from '../../../src/shared/contract';
+import { fakeListApi, gate, settle, sharedViewFields, type Page as ListPage } from './list-store-fakes';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
 import { payoutCreateBody } from '../../../src/main/services/payments/bodies';
 import { ServiceError } from '../../../src/main/services/errors';
@@ -11,6 +15,7 @@ import { guessMapping, validateRows, type ParsedCsv } from '../../../src/rendere
 import { payoutFields } from '../../../src/renderer/features/payouts/form-fields';
 import { destinationSummary, maskedDestination, maskIban } from '../../../src/renderer/features/payouts/mask';
 import { payoutProblems, toPayoutForm } from '../../../src/renderer/features/payouts/validate';
+import { createPayoutsStore } from '../../../src/renderer/features/payouts/payouts-store';
 
 const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
 const profile = { merchantId: 'm-1', merchantSiteId: 's-1' } as Profile;
@@ -121,5 +126,99 @@ describe('the CSV preview', () => {
     expect(byLine.get(8)?.warning).toContain('would pass the daily limit of 700 EUR (750 with the rows above)');
     expect(byLine.get(9)).toMatchObject({ problems: {}, warning: null, method: 'fps' });
     expect(progress.at(-1)).toBe(rows.length);
+  });
+});
+
+const payout = (over: Partial<PayoutView>): PayoutView => ({
+  ...sharedViewFields,
+  method: 'fps',
+  amount: '9.99',
+  currency: 'GBP',
+  email: 'pay@example.com',
+  statusCode: 'P100',
+  statusMeaning: 'Payout initiated',
+  merchantReference: 'po-1',
+  payoutId: 'pout-1',
+  ...over,
+});
+
+type Page = ListPage<PayoutView>;
+const fakeApi = (list: (input: Record<string, unknown>) => Page | Promise<Page>, count: (input: Record<string, unknown>) => number | Promise<number>) =>
+  fakeListApi<PayoutView>({ list: 'payouts:list', count: 'payouts:count', push: 'payouts:payout-changed' }, list, count);
+
+describe('the payouts list total', () => {
+  it('shows the first page without waiting for its total, and asks for the count only once the page is in', async () => {
+    const page = gate<Page>();
+    const counted = gate<number>();
+    const { api, calls } = fakeApi(
+      () => page.promise,
+      () => counted.promise,
+    );
+    const store = createPayoutsStore(api);
+    const shown = store.getState().showList({ methods: ['fps'], sort: 'oldest' });
+    await settle();
+    expect(calls.map((c) => c.channel)).toEqual(['payouts:list']); // no count competes with the page
+    expect(store.getState().list).toMatchObject({ loading: true, total: null });
+
+    page.open({ items: [payout({ id: 7 })], nextCursor: 'c1' });
+    await settle();
+    expect(store.getState().list).toMatchObject({ loading: false, counting: true, total: null });
+    expect(store.getState().list.rows.map((r) => r.id)).toEqual([7]);
+    // The count takes the filters only: no order, size or position.
+    expect(calls.map((c) => [c.channel, c.input])).toEqual([
+      ['payouts:list', { methods: ['fps'], sort: 'oldest', limit: 100 }],
+      ['payouts:count', { methods: ['fps'] }],
+    ]);
+
+    counted.open(200_000);
+    await shown;
+    expect(store.getState().list).toMatchObject({ counting: false, total: 200_000, countError: null });
+  });
+
+  it('keeps the rows when the count fails, and says why', async () => {
+    const { api } = fakeApi(
+      () => ({ items: [payout({ id: 7 })], nextCursor: null }),
+      () => Promise.reject(new Error('main is busy')),
+    );
+    const store = createPayoutsStore(api);
+    await store.getState().showList({});
+    expect(store.getState().list).toMatchObject({ counting: false, total: null, countError: 'main is busy', error: null });
+    expect(store.getState().list.rows.map((r) => r.id)).toEqual([7]);
+  });
+
+  it('drops the count of a query no longer shown', async () => {
+    const counted = gate<number>();
+    const { api } = fakeApi(
+      (input) => ({ items: [payout({ id: input.methods ? 9 : 1 })], nextCursor: null }),
+      (input) => (input.methods ? counted.promise : 5),
+    );
+    const store = createPayoutsStore(api);
+    const first = store.getState().showList({ methods: ['fps'] });
+    await settle();
+    await store.getState().showList({});
+    counted.open(42);
+    await first;
+    expect(store.getState().list).toMatchObject({ total: 5 });
+    expect(store.getState().list.rows.map((r) => r.id)).toEqual([1]);
+  });
+
+  it('adds payouts that arrive live to a counted total only', async () => {
+    const counted = gate<number>();
+    const { api, push } = fakeApi(
+      () => ({ items: [payout({ id: 1 })], nextCursor: null }),
+      () => counted.promise,
+    );
+    const store = createPayoutsStore(api);
+    const shown = store.getState().showList({});
+    await settle();
+    push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
+    await settle();
+    expect(store.getState().list).toMatchObject({ total: null }); // the count will include it
+    expect(store.getState().list.rows.map((r) => r.id)).toEqual([2, 1]);
+    counted.open(2);
+    await shown;
+    push(payout({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
+    await settle();
+    expect(store.getState().list).toMatchObject({ total: 3 });
   });
 });

@@ -25,10 +25,6 @@ export interface KeysetPage<T> {
   nextCursor: string | null;
 }
 
-export interface ListPage<T> extends KeysetPage<T> {
-  total: number | null;
-}
-
 const PAYIN_ATTEMPT_KINDS = new Set(['payin', 'tokenization', 'token_charge']);
 
 /** A date alone means its start (UTC). */
@@ -83,16 +79,17 @@ export class LedgerViews {
     return guarded(() => this.repos.payins.count(toFilter(input)));
   }
 
-  listPayouts(input: TransactionListInput): ListPage<PayoutView> {
+  /** One keyset page, never its total (countPayouts), as for pay-ins. */
+  listPayouts(input: TransactionListInput): KeysetPage<PayoutView> {
     return guarded(() => {
-      const filter = toFilter(input);
-      const page = this.repos.payouts.page(filter, { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
-      return {
-        items: payoutViews(page.items, this.repos.attempts),
-        nextCursor: page.nextCursor,
-        total: input.cursor ? null : this.repos.payouts.count(filter),
-      };
+      const page = this.repos.payouts.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
+      return { items: payoutViews(page.items, this.repos.attempts), nextCursor: page.nextCursor };
     });
+  }
+
+  /** How many payouts match the filters: a scan of an index, O(rows matched). */
+  countPayouts(input: TransactionCountInput): number {
+    return guarded(() => this.repos.payouts.count(toFilter(input)));
   }
 
   /** Exact match on request_id, payin_id, payout_id, merchantReference or e-mail (any case), in every profile, newest first. */

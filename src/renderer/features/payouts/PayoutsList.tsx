@@ -16,7 +16,7 @@ export function PayoutsList({ params }: { params: Record<string, string> }) {
   const store = useStores().payouts;
   const filters = useMemo(() => filtersFromParams(params), [params]);
   const query = useMemo(() => filtersToQuery(filters), [filters]);
-  const { rows, total, nextCursor, loading, error, errorFields } = useStore(store, (state) => state.list);
+  const { rows, total, counting, countError, nextCursor, loading, error, errorFields } = useStore(store, (state) => state.list);
 
   useEffect(() => {
     void store.getState().showList(query);
@@ -31,8 +31,14 @@ export function PayoutsList({ params }: { params: Record<string, string> }) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end">
-        <Text c="dimmed" data-testid="payouts-total" aria-live="polite">
-          {total === null ? (loading ? 'Counting…' : '') : `${total.toLocaleString()} ${total === 1 ? 'payout' : 'payouts'}${hasAnyFilter(filters) ? ' match' : ''}`}
+        <Text c="dimmed" data-testid="payouts-total" aria-live="polite" title={countError ?? undefined}>
+          {total !== null
+            ? `${total.toLocaleString()} ${total === 1 ? 'payout' : 'payouts'}${hasAnyFilter(filters) ? ' match' : ''}`
+            : loading || counting
+              ? 'Counting…'
+              : countError
+                ? 'Not counted'
+                : ''}
         </Text>
         <Button variant="default" onClick={() => void store.getState().refreshList()} disabled={loading}>
           Refresh

@@ -1,6 +1,8 @@
 // The finance screens' state, kept live by main's pushes:
 // - the payouts list: keyset pages of one query, loaded as the user scrolls; 'payouts:payout-changed'
-//   updates a row in view in place, and a new payout that matches the query appears at the top;
+//   updates a row in view in place, and a new payout that matches the query appears at the top.
+//   Its total is asked for only once the first page is shown ('payouts:count'): on a big ledger
+//   the count takes longer than the page, and the rows must not wait for it;
 // - batches: the latest view of each batch ('batches:batch-changed' carries progress);
 // - limits: the configured payout limits and today's usage ('limits:limits-changed').
 import { createStore } from 'zustand/vanilla';
@@ -19,7 +21,12 @@ export interface PayoutsState {
     key: string | null;
     query: PayoutQuery;
     rows: PayoutView[];
+    /** Rows matching the query (counted after the first page, plus payouts that arrived live since); null until counted. */
     total: number | null;
+    /** The total is being counted (the rows are already shown). */
+    counting: boolean;
+    /** Why the total could not be counted (the rows are still shown). */
+    countError: string | null;
     nextCursor: string | null;
     loading: boolean;
     error: string | null;
@@ -41,6 +48,8 @@ export interface PayoutsState {
   loadLimits(): Promise<void>;
 }
 
+const emptyList: PayoutsState['list'] = { key: null, query: {}, rows: [], total: null, counting: false, countError: null, nextCursor: null, loading: false, error: null, errorFields: {} };
+
 const fields = (error: unknown) => (error instanceof ContractError ? error.fields : {});
 
 export function createPayoutsStore(api: ApiClient) {
@@ -51,16 +60,26 @@ export function createPayoutsStore(api: ApiClient) {
     const setList = (patch: Partial<PayoutsState['list']>) => set((state) => ({ list: { ...state.list, ...patch } }));
     const load = async (query: PayoutQuery) => {
       const mine = ++generation;
-      set({ list: { key: queryKey(query), query, rows: [], total: null, nextCursor: null, loading: true, error: null, errorFields: {} } });
+      set({ list: { ...emptyList, key: queryKey(query), query, loading: true } });
       try {
         const page = await api.invoke('payouts:list', { ...query, limit: PAGE_SIZE });
-        if (mine === generation) setList({ rows: page.items, total: page.total, nextCursor: page.nextCursor, loading: false });
+        if (mine !== generation) return;
+        setList({ rows: page.items, nextCursor: page.nextCursor, loading: false, counting: true });
       } catch (error) {
         if (mine === generation) setList({ loading: false, error: errorMessage(error), errorFields: fields(error) });
+        return;
+      }
+      try {
+        const { sort: _order, ...filters } = query;
+        const { total } = await api.invoke('payouts:count', filters);
+        // Payouts that arrived live while counting are in the count already.
+        if (mine === generation) setList({ total, counting: false });
+      } catch (error) {
+        if (mine === generation) setList({ counting: false, countError: errorMessage(error) });
       }
     };
     return {
-      list: { key: null, query: {}, rows: [], total: null, nextCursor: null, loading: false, error: null, errorFields: {} },
+      list: emptyList,
       async showList(query) {
         const { list } = get();
         if (list.key === queryKey(query) && list.error === null) return;
