@@ -1,6 +1,7 @@
 // POST /_emulator/keys (fixed interface): registers a merchant's Ed25519 public key under a kid,
 // as onboarding would. Private key material is refused outright.
-import { importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { loadJose } from '../../shared/lazy-jose';
 import { isJsonObject } from '../../shared/json';
 import type { Reply, Request } from '../http/types';
 import type { MerchantAccount } from '../domain/merchant';
@@ -18,6 +19,7 @@ export function registerKey(keys: KeyRepo, merchant: MerchantAccount, clock: Clo
     if (!isJsonObject(public_jwk)) return adminError(400, 'public_jwk must be a JWK object');
     if ('d' in public_jwk) return adminError(400, 'public_jwk holds private key material ("d"); send the public key only');
     if (public_jwk.kty !== 'OKP' || public_jwk.crv !== 'Ed25519' || typeof public_jwk.x !== 'string') return adminError(400, 'public_jwk must be an Ed25519 key: {"kty":"OKP","crv":"Ed25519","x":...}');
+    const { importJWK } = await loadJose();
     try {
       await importJWK({ kty: 'OKP', crv: 'Ed25519', x: public_jwk.x } as JWK, 'EdDSA');
     } catch {

@@ -2,7 +2,8 @@
 // signature, iat within 120 s of server time either way, a jti never used before, an op that
 // fits the endpoint and the claims of that op. The jti is only consumed when the caller
 // commits, i.e. when the request succeeded.
-import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import type { JWK, ProtectedHeaderParameters } from 'jose';
+import { loadJose } from '../../shared/lazy-jose';
 import { isJsonObject } from '../../shared/json';
 import { validateTokenizeClaims } from '../../shared/spec/field-rules';
 import type { ReasonCode } from '../../shared/spec/codes';
@@ -59,7 +60,8 @@ export class JwtVerifier {
   ) {}
 
   async verify(jwt: string, op: JwtOp, merchantId: string): Promise<JwtSuccess | JwtFailure> {
-    let header: ReturnType<typeof decodeProtectedHeader>;
+    const { compactVerify, decodeProtectedHeader, importJWK } = await loadJose();
+    let header: ProtectedHeaderParameters;
     try {
       header = decodeProtectedHeader(jwt);
     } catch {

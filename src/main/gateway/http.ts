@@ -1,6 +1,8 @@
 // The HTTP layer: one ky instance per profile (prefixUrl = base URL, merchant-token, JSON). ky's
 // own retries are off: retrying a create call is only safe under the AttemptRunner's rules.
-import ky, { type KyInstance } from 'ky';
+// ky is imported on the first call, not at start-up: with the fetch implementation it brings up,
+// that costs ~45 ms of CPU, and a session may make no gateway call for a long while.
+import type { KyInstance, Options as KyOptions } from 'ky';
 import type { CallFailure } from './result';
 
 export interface GatewayHttpConfig {
@@ -77,7 +79,8 @@ async function readLimited(response: Response, maxBytes: number): Promise<string
 }
 
 export class GatewayHttp {
-  private readonly api: KyInstance;
+  private readonly options: KyOptions;
+  private api: Promise<KyInstance> | null = null;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
 
@@ -87,7 +90,7 @@ export class GatewayHttp {
     if (config.merchantToken.trim() === '') throw new TypeError('merchant-token is empty');
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.api = ky.create({
+    this.options = {
       prefixUrl: url.href.replace(/\/+$/, ''),
       headers: { 'merchant-token': config.merchantToken, 'content-type': 'application/json', accept: 'application/json' },
       retry: 0,
@@ -96,7 +99,12 @@ export class GatewayHttp {
       throwHttpErrors: false,
       // A redirect would turn the POST into a GET elsewhere; report it instead of following it.
       redirect: 'manual',
-    });
+    };
+  }
+
+  private instance(): Promise<KyInstance> {
+    this.api ??= import('ky').then(({ default: ky }) => ky.create(this.options));
+    return this.api;
   }
 
   /** POSTs the exact body text. Never throws for network or HTTP failures. */
@@ -105,7 +113,8 @@ export class GatewayHttp {
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
       // The headers key is left out, not set to undefined: ky then drops the instance's headers (merchant-token too).
-      const response = await this.api.post(path, {
+      const api = await this.instance();
+      const response = await api.post(path, {
         body: bodyText,
         signal: controller.signal,
         ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }),

@@ -1,7 +1,8 @@
 // The developer view's JWT decoder. Input is anything pasted or received, so it must never
 // throw, never run unbounded, and never hand back a full card number: every digit run that
 // could be a PAN is masked to first 6 / last 4, and CVV-like claims are removed.
-import { compactVerify, type CryptoKey } from 'jose';
+import type { CryptoKey } from 'jose';
+import { loadJose } from '../../shared/lazy-jose';
 import { REDACTED, maskPan } from '../../shared/redact';
 
 /** The gateway's own limit for merchant_jwt (field check "jwt"). */
@@ -87,6 +88,7 @@ async function checkSignature(jwt: string, header: Record<string, unknown>, key:
   if (!key) return { status: 'not_checked', message: 'no public key given' };
   if (header.alg !== 'EdDSA') return { status: 'invalid', why: 'bad_alg', message: 'alg is not EdDSA' };
   if (header.kid !== key.kid) return { status: 'invalid', why: 'bad_kid', message: 'kid does not name the given key' };
+  const { compactVerify } = await loadJose();
   try {
     await compactVerify(jwt, key.publicKey, { algorithms: ['EdDSA'] });
     return { status: 'valid' };

@@ -1,18 +1,8 @@
 // The merchant's Ed25519 signing key (spec 2.6, 5.3): generate with a kid, export the public
 // half for onboarding (JWK and PEM), import an existing private key, and fingerprint it. The
 // private key lives in the OS keychain as PKCS#8 PEM; error messages never quote key material.
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  exportPKCS8,
-  exportSPKI,
-  generateKeyPair,
-  importJWK,
-  importPKCS8,
-  importSPKI,
-  type CryptoKey,
-  type JWK,
-} from 'jose';
+import type { CryptoKey, JWK } from 'jose';
+import { loadJose } from '../../shared/lazy-jose';
 
 export interface PublicJwk {
   kty: 'OKP';
@@ -52,11 +42,13 @@ function bareJwk(jwk: JWK): PublicJwk {
 }
 
 /** RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key: what the UI shows as its fingerprint. */
-export function publicKeyFingerprint(key: PublicJwk): Promise<string> {
+export async function publicKeyFingerprint(key: PublicJwk): Promise<string> {
+  const { calculateJwkThumbprint } = await loadJose();
   return calculateJwkThumbprint(bareJwk(key as JWK), 'sha256');
 }
 
 async function pairFromPrivate(privateKey: CryptoKey, kid: string | undefined): Promise<MerchantKeyPair> {
+  const { exportJWK, importJWK } = await loadJose();
   // An Ed25519 private JWK carries its public point x, so the public key needs no extra input.
   const publicJwk = bareJwk(await exportJWK(privateKey));
   const publicKey = (await importJWK(publicJwk as JWK, 'EdDSA', { extractable: true })) as CryptoKey;
@@ -66,12 +58,14 @@ async function pairFromPrivate(privateKey: CryptoKey, kid: string | undefined): 
 /** A new key pair; the kid defaults to the key's thumbprint, so it is unique and stable. */
 export async function generateMerchantKeyPair(kid?: string): Promise<MerchantKeyPair> {
   if (kid !== undefined) checkKid(kid);
+  const { generateKeyPair } = await loadJose();
   const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   return pairFromPrivate(privateKey, kid);
 }
 
 /** Imports a private key from PKCS#8 PEM, a JWK object or JWK JSON text; a JWK's own kid is kept unless one is given. */
 export async function importMerchantPrivateKey(input: string | JWK, kid?: string): Promise<MerchantKeyPair> {
+  const { importJWK, importPKCS8 } = await loadJose();
   let privateKey: CryptoKey;
   let jwkKid: string | undefined;
   try {
@@ -91,6 +85,7 @@ export async function importMerchantPrivateKey(input: string | JWK, kid?: string
 
 /** Imports a public key from SPKI PEM, a JWK object or JWK JSON text (for the JWT decoder). */
 export async function importPublicKey(input: string | JWK): Promise<CryptoKey> {
+  const { importJWK, importSPKI } = await loadJose();
   try {
     if (typeof input === 'string' && input.includes('-----BEGIN PUBLIC KEY-----')) return await importSPKI(input.trim(), 'EdDSA');
     const jwk = bareJwk((typeof input === 'string' ? JSON.parse(input) : input) as JWK);
@@ -105,11 +100,13 @@ export function exportPublicJwk(pair: MerchantKeyPair): PublicJwk {
   return { ...pair.publicJwk, kid: pair.kid, alg: 'EdDSA', use: 'sig' };
 }
 
-export function exportPublicPem(pair: MerchantKeyPair): Promise<string> {
+export async function exportPublicPem(pair: MerchantKeyPair): Promise<string> {
+  const { exportSPKI } = await loadJose();
   return exportSPKI(pair.publicKey);
 }
 
 /** PKCS#8 PEM of the private key: only for the keychain, never for files, logs or the renderer. */
-export function exportPrivatePem(pair: MerchantKeyPair): Promise<string> {
+export async function exportPrivatePem(pair: MerchantKeyPair): Promise<string> {
+  const { exportPKCS8 } = await loadJose();
   return exportPKCS8(pair.privateKey);
 }

@@ -1,7 +1,7 @@
 // merchant_jwt (spec 2.6): an EdDSA (Ed25519) compact JWS, header {alg, kid, typ}, with a fresh
 // jti and iat = now on every signature. Card data travels only inside it (PRODUCT.md cap. 3),
 // so callers must never log the token they get back: its payload is readable base64.
-import { SignJWT } from 'jose';
+import { loadJose } from '../../shared/lazy-jose';
 import type { MerchantJwtClaims } from '../../shared/spec/schemas';
 import type { MerchantKeyPair } from './jwt-keys';
 import { randomIds, systemClock, type Clock, type IdSource } from './runtime';
@@ -39,10 +39,12 @@ export function merchantJwtClaims(request: MerchantJwtRequest, deps: JwtSigningD
   };
 }
 
-export function signMerchantJwt(
+export async function signMerchantJwt(
   key: Pick<MerchantKeyPair, 'kid' | 'privateKey'>,
   request: MerchantJwtRequest,
   deps: JwtSigningDeps = { clock: systemClock, ids: randomIds },
 ): Promise<string> {
-  return new SignJWT(merchantJwtClaims(request, deps)).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
+  const claims = merchantJwtClaims(request, deps);
+  const { SignJWT } = await loadJose();
+  return new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
 }
