@@ -102,18 +102,28 @@ export class GatewayHttp {
     };
   }
 
+  /** ky, loaded on the first call; a failed load is not kept, so the next call tries again. */
   private instance(): Promise<KyInstance> {
-    this.api ??= import('ky').then(({ default: ky }) => ky.create(this.options));
+    this.api ??= import('ky').then(
+      ({ default: ky }) => ky.create(this.options),
+      (error: unknown) => {
+        this.api = null;
+        throw error;
+      },
+    );
     return this.api;
   }
 
-  /** POSTs the exact body text. Never throws for network or HTTP failures. */
+  /**
+   * POSTs the exact body text. Never throws for network or HTTP failures; a failure to load ky
+   * (nothing was sent) is thrown, not reported as a network failure that may have reached the gateway.
+   */
   async post(path: string, bodyText: string, idempotencyKey?: string): Promise<HttpAnswer | CallFailure> {
+    const api = await this.instance();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
       // The headers key is left out, not set to undefined: ky then drops the instance's headers (merchant-token too).
-      const api = await this.instance();
       const response = await api.post(path, {
         body: bodyText,
         signal: controller.signal,
