@@ -13,6 +13,8 @@ import { errorMessage } from '../../../shared/error-message';
 
 const PAGE_SIZE = 100;
 const PUSH_BATCH_MS = 50;
+/** One object for "no field errors": the memoised filter bar receives it and must not re-render for a new {}. */
+const NO_FIELD_ERRORS: Record<string, string> = {};
 
 export interface PayinsListState {
   /** queryKey of the query shown; null before the first load. */
@@ -44,7 +46,7 @@ export function createPayinsListStore(api: ApiClient) {
   const store = createStore<PayinsListState>()((set, get) => {
     const load = async (query: SavedViewFilters) => {
       const mine = ++generation;
-      set({ key: queryKey(query), query, rows: [], total: null, counting: false, countError: null, nextCursor: null, loading: true, error: null, errorFields: {}, arrived: 0 });
+      set({ key: queryKey(query), query, rows: [], total: null, counting: false, countError: null, nextCursor: null, loading: true, error: null, errorFields: NO_FIELD_ERRORS, arrived: 0 });
       try {
         const page = await api.invoke('payins:list', { ...query, limit: PAGE_SIZE });
         if (mine !== generation) return;
@@ -73,7 +75,7 @@ export function createPayinsListStore(api: ApiClient) {
       nextCursor: null,
       loading: false,
       error: null,
-      errorFields: {},
+      errorFields: NO_FIELD_ERRORS,
       arrived: 0,
       async show(query) {
         if (get().key === queryKey(query) && get().error === null) return;
@@ -123,7 +125,7 @@ export function createPayinsListStore(api: ApiClient) {
 }
 
 function failure(error: unknown): Pick<PayinsListState, 'error' | 'errorFields'> {
-  return { error: errorMessage(error), errorFields: error instanceof ContractError ? error.fields : {} };
+  return { error: errorMessage(error), errorFields: error instanceof ContractError ? error.fields : NO_FIELD_ERRORS };
 }
 
 /** Rows in view are replaced in place; a pay-in newer than every loaded row that matches the query joins at the top (newest first) or the end (oldest first, once the end is loaded). */
