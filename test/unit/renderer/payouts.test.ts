@@ -222,3 +222,30 @@ describe('the payouts list total', () => {
     expect(store.getState().list).toMatchObject({ total: 3 });
   });
 });
+
+describe('live payouts in a list sorted oldest first', () => {
+  it('joins a new payout at the end once the last page is loaded, and leaves it to paging before', async () => {
+    const more = fakeApi(
+      () => ({ items: [payout({ id: 1 })], nextCursor: 'c1' }),
+      () => 1,
+    );
+    const paging = createPayoutsStore(more.api);
+    await paging.getState().showList({ sort: 'oldest' });
+    more.push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
+    await settle();
+    expect(paging.getState().list).toMatchObject({ total: 1 });
+    expect(paging.getState().list.rows.map((r) => r.id)).toEqual([1]);
+
+    const last = fakeApi(
+      () => ({ items: [payout({ id: 1 })], nextCursor: null }),
+      () => 1,
+    );
+    const ended = createPayoutsStore(last.api);
+    await ended.getState().showList({ sort: 'oldest' });
+    last.push(payout({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
+    last.push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
+    await settle();
+    expect(ended.getState().list).toMatchObject({ total: 3 });
+    expect(ended.getState().list.rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+});

@@ -172,13 +172,19 @@ function applyChanges(list: PayoutsState['list'], changes: Map<number, PayoutVie
     rows ??= [...list.rows];
     rows[i] = change;
   });
-  const newest = list.rows[0];
+  const oldestFirst = list.query.sort === 'oldest';
+  const newest = oldestFirst ? list.rows.at(-1) : list.rows[0];
   const fresh = [...changes.values()]
     .filter((p) => newest === undefined || p.createdAt > newest.createdAt || (p.createdAt === newest.createdAt && p.id > newest.id))
     .filter((p) => matchesPayoutQuery(list.query, p))
     .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
+  const base = rows ?? list.rows;
   if (fresh.length === 0) return rows === null ? list : { ...list, rows };
-  return { ...list, rows: [...fresh, ...(rows ?? list.rows)], total: list.total === null ? null : list.total + fresh.length };
+  // Oldest first, a new payout belongs after the last row: only once the end is loaded is that
+  // in view; before, paging reaches it (and the count will include it).
+  if (oldestFirst && list.nextCursor !== null) return { ...list, rows: base };
+  const total = list.total === null ? null : list.total + fresh.length;
+  return { ...list, rows: oldestFirst ? [...base, ...fresh.reverse()] : [...fresh, ...base], total };
 }
 
 export type PayoutsStore = ReturnType<typeof createPayoutsStore>;
