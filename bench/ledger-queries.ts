@@ -43,7 +43,7 @@ const warming = performance.now();
 const warmedBytes = readThrough(file);
 const warmSeconds = (performance.now() - warming) / 1000;
 log(`read the ledger through (${round(warmedBytes / 2 ** 20)} MB) in ${round(warmSeconds, 2)} s`);
-figures.push({ name: 'lookup by e-mail, OS cache as found', value: round(percentile(asFound, 0.99), 3), unit: 'ms p99',
+figures.push({ name: 'lookup by e-mail, page cache as found', value: round(percentile(asFound, 0.99), 3), unit: 'ms p99',
   note: `first ${asFound.length} lookups, before the file was read through (${round(warmSeconds, 1)} s: a cold cache reads it from disk); p50 ${round(percentile(asFound, 0.5), 3)} ms` });
 
 p99('lookup by request_id', sample(() => repos.payins.byRequestId(profileId, `req-${rand(payins)}`), samples), 2, `${payins.toLocaleString('en')} pay-ins`);

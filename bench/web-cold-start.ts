@@ -64,7 +64,7 @@ try {
   log(`web: address after ${round(listening)} ms, page loaded after ${round(loaded)} ms, first pay-ins page (${rows} rows) after ${round(rendered)} ms; main RSS ${round(rss)} MB, peak ${round(peak)} MB`);
   const figures: Figure[] = [
     { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.5 }, note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
-    { name: 'pay-ins list scroll, time to the next frame', value: round(frames.mean, 1), unit: 'ms mean', note: `${frames.count} jumps of a screenful or more within the first page; p90 ${round(frames.p90, 1)} ms` },
+    { name: 'pay-ins list scroll, time to the next frame', value: round(frames.mean, 1), unit: 'ms mean', note: `${frames.count} jumps of two screenfuls within the first page; p90 ${round(frames.p90, 1)} ms` },
     { name: 'web main-process memory (peak RSS)', value: round(peak, 1), unit: 'MB', target: { op: '<', value: 400 }, note: `RSS ${round(rss, 1)} MB after the first page` },
   ];
   report(figures);
@@ -75,7 +75,12 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Jumps the list's scroller to other rows of the first page; ms from each jump to the frame after it (rows rendered). */
+/**
+ * Jumps the list's scroller to other rows of the first page, ~1,000 px (two screenfuls) each way;
+ * ms from each jump to the frame after it (rows rendered). In the default 720 px viewport the last
+ * row rendered stays below 70 of the first 100, short of row 80 where the list asks for its next
+ * page, so no fetch lands in a frame.
+ */
 async function scrollFrames(page: import('playwright-core').Page): Promise<{ count: number; mean: number; p90: number }> {
   const times = await page.evaluate(async () => {
     const scroller = document.querySelector<HTMLElement>('[role="table"][aria-label="Pay-ins"] [role="rowgroup"][tabindex="0"]');
@@ -83,7 +88,7 @@ async function scrollFrames(page: import('playwright-core').Page): Promise<{ cou
     const out: number[] = [];
     for (let i = 1; i <= 40; i++) {
       const t = performance.now();
-      scroller.scrollTop = (i % 2) * 1200 + 40 * i;
+      scroller.scrollTop = (i % 2) * 1000 + 25 * i;
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       out.push(performance.now() - t);
     }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { openLedger, type Ledger } from '../../src/main/ledger/connection';
+import type { Migration } from '../../src/main/ledger/migrations/index';
 import { createRepositories, type Repositories } from '../../src/main/ledger/repositories/index';
 import type { Profile } from '../../src/main/ledger/repositories/profiles';
 import { tempDir } from './temp-dir';
@@ -25,12 +26,15 @@ export interface TestLedger {
   close(): void;
 }
 
-/** A real ledger file in a fresh temp directory, with every migration and one local profile. */
-export function testLedger(): TestLedger {
+/**
+ * A real ledger file in a fresh temp directory, with every migration (or only `migrations`, to
+ * test an upgrade from an older schema) and one local profile.
+ */
+export function testLedger(options: { migrations?: readonly Migration[] } = {}): TestLedger {
   const { dir, cleanup } = tempDir('paydesk-ledger-');
   const file = path.join(dir, 'ledger.sqlite');
   const clock = new ManualClock();
-  const db = openLedger({ file, now: clock.now });
+  const db = openLedger({ file, now: clock.now, migrations: options.migrations });
   const repos = createRepositories(db, clock.now);
   const profile = repos.profiles.create({
     name: 'Local emulator',

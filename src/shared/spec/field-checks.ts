@@ -3,7 +3,7 @@
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
 import currencyCodes from 'currency-codes';
-// The package's Node entry registers the country names of ~80 languages (~20 ms at start-up);
+// The package's Node entry registers the country names of ~80 languages (35 ms of CPU and 8 MB at start-up);
 // only the codes are needed, which its core (also its browser entry) holds.
 import countries from 'i18n-iso-countries/index.js';
 import { checkAmount } from '../money';

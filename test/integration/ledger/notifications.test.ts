@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NewNotification } from '../../../src/main/ledger/repositories/notifications';
+import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { migrations } from '../../../src/main/ledger/migrations/index';
+import { NotificationsRepository, type NewNotification } from '../../../src/main/ledger/repositories/notifications';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
 let ledger: TestLedger;
@@ -59,6 +61,33 @@ describe('notifications repository', () => {
     notifications.markOutcome(third, 'duplicate');
     expect(notifications.laterDuplicates(first).map((n) => n.id)).toEqual([second, third]);
     expect(notifications.laterDuplicates(second).map((n) => n.id)).toEqual([third]);
+  });
+
+  it('upgrades a version-7 ledger: its processed notifications enter the new index, pending and malformed ones do not', () => {
+    ledger = testLedger({ migrations: migrations.slice(0, 7) });
+    const { notifications } = ledger.repos;
+    const [applied, pending, malformed] = notifications.insertMany([
+      notification(ledger),
+      notification(ledger),
+      notification(ledger, { answerStatus: 400, outcome: 'malformed', detail: 'body is not JSON', event: null, transactionRef: null, requestRef: null, statusCode: null, dedupeKey: null }),
+    ]) as [number, number, number];
+    notifications.markOutcome(applied, 'applied');
+    ledger.db.close();
+
+    const upgraded = openLedger({ file: ledger.file });
+    try {
+      expect(schemaVersion(upgraded)).toBe(8);
+      const indexes = (upgraded.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notifications'").all() as { name: string }[]).map((r) => r.name);
+      expect(indexes).toContain('notifications_processed_dedupe');
+      expect(indexes).not.toContain('notifications_dedupe');
+      const entries = upgraded.prepare("SELECT id FROM notifications INDEXED BY notifications_processed_dedupe WHERE dedupe_key IS NOT NULL AND outcome NOT IN ('pending', 'malformed')").all();
+      expect(entries).toEqual([{ id: applied }]);
+      const repo = new NotificationsRepository(upgraded);
+      expect(repo.firstWithSameKey(pending)?.id).toBe(applied);
+      expect(repo.byId(malformed)?.outcome).toBe('malformed');
+    } finally {
+      upgraded.close();
+    }
   });
 
   it('indexes the dedupe key of processed notifications only, and looks duplicates up through that index', () => {
