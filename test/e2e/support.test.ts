@@ -183,6 +183,26 @@ describe('support agent: global search and the pay-in detail', () => {
     await page.close();
   });
 
+  it('search finds a notification about a pay-in the ledger does not hold, and opens it in the webhook inspector', async () => {
+    const ghost = ref('ghost');
+    const [local] = (await rpc<{ environment: string; notificationUrl: string }[]>(app, 'profiles:list')).filter((p) => p.environment === 'local');
+    const body = JSON.stringify({ event: 'v2_payin_notification', status: 'success', status_code: 200, request_id: ghost, payin_id: `pid-${ghost}`, amount: '12.00', currency: 'EUR' });
+    const posted = await fetch(local?.notificationUrl ?? '', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(posted.status).toBe(200);
+
+    const page = await openApp(browser, app);
+    const options = page.getByRole('listbox', { name: 'Matches' }).getByRole('option');
+    await openSearch(page, ghost);
+    await poll(() => options.count()).toBe(1);
+    expect(await options.first().textContent()).toMatch(/Orphan notification.*matched on request_id.*no pay-in with it in the ledger/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/webhooks\/\d+$/);
+    const detail = page.getByTestId('notification-detail');
+    await poll(() => detail.getByTestId('notification-body').textContent()).toContain(ghost);
+    expect(await detail.locator('[data-outcome]').first().getAttribute('data-outcome')).toBe('orphan');
+    await page.close();
+  });
+
   it('search by e-mail lists every pay-in of the customer; arrows and Enter open one; Escape closes', async () => {
     const page = await openApp(browser, app);
     await page.getByRole('button', { name: /Search transactions/ }).click();

@@ -23,7 +23,7 @@ export function ledgerHandlers({ views }: { views: LedgerViews }): Pick<Handlers
     'payins:count': (input) => ({ total: views.countPayins(input) }),
     'payouts:list': (input) => views.listPayouts(input),
     'payouts:count': (input) => ({ total: views.countPayouts(input) }),
-    'search:lookup': ({ query }) => ({ matches: views.lookup(query) }),
+    'search:lookup': ({ query }) => ({ matches: views.lookup(query), orphans: views.lookupOrphans(query) }),
     'payins:timeline': ({ id }) => views.payinTimeline(id),
     'payouts:timeline': ({ id }) => views.payoutTimeline(id),
     'codes:usage': () => views.codesUsage(),

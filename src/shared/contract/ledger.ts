@@ -72,6 +72,22 @@ export const searchMatchSchema = z.object({
 });
 export type SearchMatch = z.infer<typeof searchMatchSchema>;
 
+/** A notification kept as an orphan (its transaction is not in the ledger) whose reference is the query. */
+export const orphanMatchSchema = z.object({
+  /** The notification's id (the webhook inspector opens it). */
+  id: z.number().int(),
+  profileId: z.string(),
+  matchedOn: z.enum(['request_id', 'payin_id', 'merchantReference', 'payout_id']),
+  event: z.string().nullable(),
+  /** payin_id or payout_id, as the notification gave it. */
+  transactionRef: z.string().nullable(),
+  /** request_id or merchantReference, as the notification gave it. */
+  requestRef: z.string().nullable(),
+  statusCode: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export type OrphanMatch = z.infer<typeof orphanMatchSchema>;
+
 export const timelineEntrySchema = z.object({
   /** Stable key, e.g. "attempt:3:request", "notification:12", "status-read:5", "audit:9". */
   key: z.string(),
@@ -119,7 +135,12 @@ export const ledgerContract = {
     'payouts:count': { input: transactionCountInputSchema, output: z.object({ total: z.number().int() }) },
     'search:lookup': {
       input: z.object({ query: z.string().trim().min(1, 'Type a request_id, payin_id, payout_id, merchantReference or e-mail.').max(200) }).strict(),
-      output: z.object({ matches: z.array(searchMatchSchema) }),
+      /**
+       * matches: transactions in the ledger. orphans: notifications about a transaction the ledger
+       * does not hold (created elsewhere, or its create answer lost), which support would otherwise
+       * not see behind "nothing matches".
+       */
+      output: z.object({ matches: z.array(searchMatchSchema), orphans: z.array(orphanMatchSchema) }),
     },
     'payins:timeline': { input: timelineInput, output: z.object({ payin: payinViewSchema, entries: z.array(timelineEntrySchema) }) },
     'payouts:timeline': { input: timelineInput, output: z.object({ payout: payoutViewSchema, entries: z.array(timelineEntrySchema) }) },

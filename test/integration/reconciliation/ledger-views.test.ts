@@ -1,7 +1,7 @@
 // The read APIs the screens rely on: filtered keyset lists and their counts, global search, and the
 // code explorer's counts, through the contract on a real core.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../verification/harness';
+import { payinClaim, startHarness, waitFor, type Harness } from '../verification/harness';
 
 let h: Harness;
 let profileId: string;
@@ -119,6 +119,26 @@ describe('search:lookup', () => {
     ]);
     expect(await one('nothing-like-it')).toEqual([]);
     expect((await h.failure('search:lookup', { query: '   ' })).fields).toHaveProperty('query');
+  });
+
+  it('also finds the notifications kept as orphans, by gateway id or merchant reference, and only those', async () => {
+    await h.notify(payinClaim('pid-ghost-1', 'order-ghost-1', 200));
+    await h.notify(`{"event":"v2_payout_notification","status":"success","status_code":"P200","payout_id":"pout-ghost-2","merchantReference":"po-ghost-2","amount":"9.99","currency":"GBP"}`);
+    await h.notify(payinClaim('pid-order-1001', 'order-1001', 100)); // about a pay-in the ledger holds: applied, not an orphan
+    const lookup = (query: string) => h.call('search:lookup', { query });
+    const orphans = async (query: string) => (await lookup(query)).orphans.map((o) => [o.matchedOn, o.transactionRef, o.requestRef, o.statusCode]);
+    await waitFor(() => orphans('pid-ghost-1'), (found) => found.length === 1, 'the pay-in orphan');
+    expect(await orphans('pid-ghost-1')).toEqual([['payin_id', 'pid-ghost-1', 'order-ghost-1', '200']]);
+    expect(await orphans('order-ghost-1')).toEqual([['request_id', 'pid-ghost-1', 'order-ghost-1', '200']]);
+    await waitFor(() => orphans('pout-ghost-2'), (found) => found.length === 1, 'the payout orphan');
+    expect(await orphans('po-ghost-2')).toEqual([['merchantReference', 'pout-ghost-2', 'po-ghost-2', 'P200']]);
+    const known = await lookup('order-1001');
+    expect(known.orphans).toEqual([]);
+    expect(known.matches.map((m) => m.id)).toEqual([ids.a]);
+    // The orphan's id opens it in the webhook inspector.
+    const [ghost] = (await lookup('order-ghost-1')).orphans;
+    const inspected = await h.call('notifications:list', { beforeId: (ghost?.id ?? 0) + 1, limit: 1 });
+    expect(inspected.items[0]).toMatchObject({ id: ghost?.id, outcome: 'orphan', requestRef: 'order-ghost-1' });
   });
 });
 

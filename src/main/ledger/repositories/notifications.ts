@@ -191,6 +191,19 @@ export class NotificationsRepository {
     return rows.map(toNotification);
   }
 
+  /** Orphans (any profile) whose gateway id or merchant reference is `ref`, newest first. */
+  orphansByReference(ref: string, limit = 20): StoredNotification[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM notifications WHERE id IN (
+           SELECT id FROM notifications WHERE outcome = 'orphan' AND transaction_ref = @ref
+           UNION SELECT id FROM notifications WHERE outcome = 'orphan' AND request_ref = @ref)
+         ORDER BY id DESC LIMIT @limit`,
+      )
+      .all({ ref, limit }) as NotificationRow[];
+    return rows.map(toNotification);
+  }
+
   /** Stored but not yet applied (after a crash between commit and apply), oldest first. */
   pendingIds(limit = 1000): number[] {
     return (this.db.prepare("SELECT id FROM notifications WHERE outcome = 'pending' ORDER BY id LIMIT ?").all(limit) as { id: number }[]).map(

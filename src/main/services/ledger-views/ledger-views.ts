@@ -1,7 +1,7 @@
 // The ledger as the renderer reads it: filtered keyset pages of pay-ins and payouts, global search
 // by any reference, the timeline of one transaction (every request, answer, notification, status
 // read and audit entry, oldest first, raw text included) and how many rows carry each code.
-import type { CodeUsage, PayinView, PayoutView, SearchMatch, TimelineEntry, TransactionCountInput, TransactionListInput } from '../../../shared/contract';
+import type { CodeUsage, OrphanMatch, PayinView, PayoutView, SearchMatch, TimelineEntry, TransactionCountInput, TransactionListInput } from '../../../shared/contract';
 import {
   PAYIN_STATUS_CATALOGUE,
   PAYOUT_STATUS_CATALOGUE,
@@ -121,6 +121,25 @@ export class LedgerViews {
       gatewayId: r.payoutId,
     }));
     return [...payins, ...payouts].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id));
+  }
+
+  /** Exact match on the gateway id or merchant reference of notifications kept as orphans, in every profile, newest first. */
+  lookupOrphans(query: string): OrphanMatch[] {
+    const term = query.trim();
+    return this.repos.notifications.orphansByReference(term).map((n) => {
+      const payout = n.event === 'v2_payout_notification';
+      const byGatewayId = n.transactionRef === term;
+      return {
+        id: n.id,
+        profileId: n.profileId,
+        matchedOn: payout ? (byGatewayId ? 'payout_id' : 'merchantReference') : byGatewayId ? 'payin_id' : 'request_id',
+        event: n.event,
+        transactionRef: n.transactionRef,
+        requestRef: n.requestRef,
+        statusCode: n.statusCode,
+        receivedAt: n.receivedAt,
+      };
+    });
   }
 
   payinTimeline(id: number): { payin: PayinView; entries: TimelineEntry[] } {

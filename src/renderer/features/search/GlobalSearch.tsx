@@ -1,16 +1,16 @@
 import { Badge, Box, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { SearchMatch } from '../../../shared/contract';
+import type { OrphanMatch, SearchMatch } from '../../../shared/contract';
 import { navigate } from '../../shell/use-route';
 import { formatMoney, formatTime } from '../transactions/format';
 import { StatusBadge } from '../transactions/StatusBadge';
-import { useLookup } from './use-lookup';
+import { useLookup, type LookupAnswer } from './use-lookup';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const shortcut = isMac ? '⌘K' : 'Ctrl+K';
 
-const matchedLabels: Record<SearchMatch['matchedOn'], string> = {
+const matchedLabels: Record<SearchMatch['matchedOn'] | OrphanMatch['matchedOn'], string> = {
   request_id: 'request_id',
   payin_id: 'payin_id',
   merchantReference: 'merchantReference',
@@ -18,13 +18,23 @@ const matchedLabels: Record<SearchMatch['matchedOn'], string> = {
   email: 'e-mail',
 };
 
-function go(match: SearchMatch) {
-  navigate(match.subject === 'payin' ? 'payins' : 'payouts', { id: match.id });
+/** One line of the result list: a transaction, or a notification kept as an orphan. */
+type SearchOption = { kind: 'transaction'; match: SearchMatch } | { kind: 'orphan'; orphan: OrphanMatch };
+
+const optionsOf = ({ matches, orphans }: LookupAnswer): SearchOption[] => [
+  ...matches.map((match): SearchOption => ({ kind: 'transaction', match })),
+  ...orphans.map((orphan): SearchOption => ({ kind: 'orphan', orphan })),
+];
+
+function go(option: SearchOption) {
+  if (option.kind === 'orphan') navigate('webhooks', { id: option.orphan.id });
+  else navigate(option.match.subject === 'payin' ? 'payins' : 'payouts', { id: option.match.id });
 }
 
 /**
  * Global search (Ctrl/Cmd+K anywhere, or the header button): an exact request_id, payin_id,
- * payout_id, merchantReference or e-mail jumps to the transaction.
+ * payout_id, merchantReference or e-mail jumps to the transaction. A notification about a
+ * transaction the ledger does not hold (an orphan) is listed too, and opens in the webhook inspector.
  */
 export function GlobalSearch() {
   const [opened, setOpened] = useState(false);
@@ -45,21 +55,22 @@ export function GlobalSearch() {
 function SearchPanel({ onDone }: { onDone: () => void }) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const { matches, answered, busy, error, now } = useLookup(query);
+  const { matches, orphans, answered, busy, error, now } = useLookup(query);
+  const options = optionsOf({ matches, orphans });
   useEffect(() => setActive(0), [answered]);
 
-  const open = (match: SearchMatch) => {
+  const open = (option: SearchOption) => {
     onDone();
-    go(match);
+    go(option);
   };
 
   const onKeyDown = async (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      if (matches.length > 0) setActive((i) => (i + (event.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+      if (options.length > 0) setActive((i) => (i + (event.key === 'ArrowDown' ? 1 : options.length - 1)) % options.length);
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      const found = answered === query.trim() ? matches : await now();
+      const found = answered === query.trim() ? options : optionsOf(await now());
       const chosen = found[answered === query.trim() ? active : 0];
       // One exact match: straight to it. Several: Enter opens the highlighted one.
       if (chosen) open(chosen);
@@ -80,52 +91,32 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
         rightSection={busy ? <Loader size="xs" aria-label="Searching" /> : null}
         data-autofocus
         role="combobox"
-        aria-expanded={matches.length > 0}
+        aria-expanded={options.length > 0}
         aria-controls={listId}
-        aria-activedescendant={matches.length > 0 ? `${listId}-${active}` : undefined}
+        aria-activedescendant={options.length > 0 ? `${listId}-${active}` : undefined}
         autoComplete="off"
         spellCheck={false}
         error={error ?? undefined}
       />
       <Box id={listId} role="listbox" aria-label="Matches">
-        {matches.map((match, index) => (
+        {options.map((option, index) => (
           <UnstyledButton
-            key={`${match.subject}-${match.id}`}
+            key={option.kind === 'orphan' ? `notification-${option.orphan.id}` : `${option.match.subject}-${option.match.id}`}
             id={`${listId}-${index}`}
             role="option"
             aria-selected={index === active}
-            onClick={() => open(match)}
+            onClick={() => open(option)}
             onMouseEnter={() => setActive(index)}
             tabIndex={-1}
             w="100%"
             p="xs"
             style={{ borderRadius: 'var(--mantine-radius-sm)', background: index === active ? 'var(--mantine-color-default-hover)' : undefined }}
           >
-            <Group justify="space-between" wrap="nowrap">
-              <Stack gap={2} style={{ minWidth: 0 }}>
-                <Group gap="xs" wrap="nowrap">
-                  <Badge size="xs" variant="outline" color={match.subject === 'payin' ? 'indigo' : 'violet'}>
-                    {match.subject === 'payin' ? 'Pay-in' : 'Payout'}
-                  </Badge>
-                  <Text size="sm" ff="monospace" truncate="end">
-                    {match.reference}
-                  </Text>
-                </Group>
-                <Text size="xs" c="dimmed" truncate="end">
-                  matched on {matchedLabels[match.matchedOn]} · {match.email} · {formatTime(match.createdAt)}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-                <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                  {formatMoney(match.amount, match.currency, match.method)}
-                </Text>
-                <StatusBadge subject={match.subject} code={match.statusCode} />
-              </Group>
-            </Group>
+            {option.kind === 'orphan' ? <OrphanLine orphan={option.orphan} /> : <TransactionLine match={option.match} />}
           </UnstyledButton>
         ))}
       </Box>
-      {trimmed !== '' && answered === trimmed && matches.length === 0 && !error && (
+      {trimmed !== '' && answered === trimmed && options.length === 0 && !error && (
         <Text c="dimmed" size="sm" role="status">
           Nothing matches "{trimmed}" exactly. References and e-mails must be complete; for a prefix, use the pay-ins list's search.
         </Text>
@@ -134,5 +125,58 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
         ↑ ↓ to choose, Enter to open, Esc to close.
       </Text>
     </Stack>
+  );
+}
+
+function TransactionLine({ match }: { match: SearchMatch }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Group gap="xs" wrap="nowrap">
+          <Badge size="xs" variant="outline" color={match.subject === 'payin' ? 'indigo' : 'violet'}>
+            {match.subject === 'payin' ? 'Pay-in' : 'Payout'}
+          </Badge>
+          <Text size="sm" ff="monospace" truncate="end">
+            {match.reference}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed" truncate="end">
+          matched on {matchedLabels[match.matchedOn]} · {match.email} · {formatTime(match.createdAt)}
+        </Text>
+      </Stack>
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+          {formatMoney(match.amount, match.currency, match.method)}
+        </Text>
+        <StatusBadge subject={match.subject} code={match.statusCode} />
+      </Group>
+    </Group>
+  );
+}
+
+/** A notification about a transaction the ledger does not hold: what it says, and that nothing was recorded. */
+function OrphanLine({ orphan }: { orphan: OrphanMatch }) {
+  const subject = orphan.event === 'v2_payout_notification' ? 'payout' : 'payin';
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Group gap="xs" wrap="nowrap">
+          <Badge size="xs" variant="outline" color="orange">
+            Orphan notification
+          </Badge>
+          <Text size="sm" ff="monospace" truncate="end">
+            {orphan.requestRef ?? orphan.transactionRef}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed" truncate="end">
+          matched on {matchedLabels[orphan.matchedOn]} · received {formatTime(orphan.receivedAt)} · no {subject === 'payin' ? 'pay-in' : 'payout'} with it in the ledger
+        </Text>
+      </Stack>
+      {orphan.statusCode !== null && (
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+          <StatusBadge subject={subject} code={orphan.statusCode} />
+        </Group>
+      )}
+    </Group>
   );
 }
