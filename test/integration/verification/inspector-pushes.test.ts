@@ -33,3 +33,18 @@ describe('notification pushes for the webhook inspector', () => {
     await waitFor(malformedPushes, (list) => list.some((n) => n.id === replayed.notification.id), 'the replayed copy push');
   });
 });
+
+describe('the webhook inspector by profile', () => {
+  it('lists one profile’s notifications apart from another’s', async () => {
+    const sandbox = await h.call('profiles:create', { name: 'Sandbox', environment: 'sandbox', baseUrl: 'https://sandbox.example.com/api/v2', merchantId: 'm-9', merchantSiteId: 's-9' });
+    const local = await h.profileId();
+    await h.notify('not json, local');
+    const posted = await fetch(sandbox.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json, sandbox' });
+    expect(posted.status).toBe(400);
+    await waitFor(malformedPushes, (list) => list.length === 2, 'both notifications');
+    const bodies = async (profileId?: string) => (await h.call('notifications:list', profileId ? { profileId } : {})).items.map((n) => [n.profileId, n.body]);
+    expect(await bodies(sandbox.id)).toEqual([[sandbox.id, 'not json, sandbox']]);
+    expect(await bodies(local)).toEqual([[local, 'not json, local']]);
+    expect(await bodies()).toHaveLength(2);
+  });
+});

@@ -1,11 +1,11 @@
-import { Alert, Button, Chip, Grid, Group, Loader, MultiSelect, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Chip, Grid, Group, Loader, MultiSelect, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { NotificationOutcomeView, NotificationView } from '../../../shared/contract';
 import { NOTIFICATION_EVENTS } from '../../../shared/spec/schemas';
 import { type Column, VirtualTable } from '../../components/VirtualTable';
 import { navigate } from '../../shell/use-route';
-import { useApi, useStores } from '../../stores/context';
+import { useApi, useProfiles, useStores } from '../../stores/context';
 import { useActiveProfile } from '../playground/use-active-profile';
 import { StatusBadge } from '../transactions/StatusBadge';
 import { formatTime } from '../transactions/format';
@@ -56,6 +56,8 @@ export function WebhooksScreen({ id }: { id: string | null }) {
   const store = useStores().notifications;
   const { items, filters, loading, loaded, error, nextBeforeId } = useStore(store);
   const { profile } = useActiveProfile();
+  const profiles = useProfiles((state) => state.profiles);
+  const loadProfiles = useProfiles((state) => state.load);
   const selectedId = id !== null && /^\d+$/.test(id) ? Number(id) : null;
   const selected = useNotificationById(
     selectedId,
@@ -65,6 +67,9 @@ export function WebhooksScreen({ id }: { id: string | null }) {
   useEffect(() => {
     if (!store.getState().loaded) void store.getState().reload();
   }, [store]);
+  useEffect(() => {
+    if (profiles === null) void loadProfiles();
+  }, [profiles, loadProfiles]);
 
   return (
     <Stack>
@@ -88,6 +93,15 @@ export function WebhooksScreen({ id }: { id: string | null }) {
             </Group>
           </Chip.Group>
         </Stack>
+        <Select
+          label="Profile"
+          placeholder="All profiles"
+          clearable
+          value={filters.profileId}
+          onChange={(value) => void store.getState().setFilters({ ...filters, profileId: value })}
+          data={(profiles ?? []).map((p) => ({ value: p.id, label: p.name }))}
+          w={220}
+        />
         <MultiSelect
           label="Event"
           placeholder={filters.events.length === 0 ? 'All events' : undefined}
@@ -120,7 +134,7 @@ export function WebhooksScreen({ id }: { id: string | null }) {
             height="calc(100vh - 330px)"
             empty={
               <Text c="dimmed" size="sm">
-                {filters.outcomes.length > 0 || filters.events.length > 0
+                {filters.outcomes.length > 0 || filters.events.length > 0 || filters.profileId !== null
                   ? 'No notification matches these filters.'
                   : `No notification received yet. The gateway posts them to ${profile?.notificationUrl ?? "the profile's notification URL"}.`}
               </Text>

@@ -9,6 +9,8 @@ import { errorMessage } from '../../../shared/error-message';
 export interface NotificationFilters {
   outcomes: NotificationOutcomeView[];
   events: string[];
+  /** One profile's notifications (a sandbox apart from live, say); null: every profile. */
+  profileId: string | null;
 }
 
 export interface NotificationsState {
@@ -28,7 +30,11 @@ export interface NotificationsState {
 const PAGE = 100;
 
 function fits(n: NotificationView, filters: NotificationFilters): boolean {
-  return (filters.outcomes.length === 0 || filters.outcomes.includes(n.outcome)) && (filters.events.length === 0 || (n.event !== null && filters.events.includes(n.event)));
+  return (
+    (filters.outcomes.length === 0 || filters.outcomes.includes(n.outcome)) &&
+    (filters.events.length === 0 || (n.event !== null && filters.events.includes(n.event))) &&
+    (filters.profileId === null || n.profileId === filters.profileId)
+  );
 }
 
 export function createNotificationsStore(api: ApiClient) {
@@ -43,6 +49,7 @@ export function createNotificationsStore(api: ApiClient) {
         const page = await api.invoke('notifications:list', {
           ...(filters.outcomes.length > 0 ? { outcomes: filters.outcomes } : {}),
           ...(filters.events.length > 0 ? { events: filters.events } : {}),
+          ...(filters.profileId !== null ? { profileId: filters.profileId } : {}),
           beforeId,
           limit: PAGE,
         });
@@ -57,7 +64,7 @@ export function createNotificationsStore(api: ApiClient) {
       }
     };
     return {
-      filters: { outcomes: [], events: [] },
+      filters: { outcomes: [], events: [], profileId: null },
       items: [],
       nextBeforeId: null,
       loading: false,
