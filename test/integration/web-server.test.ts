@@ -195,7 +195,44 @@ describe('web-mode server', () => {
     await update;
     expect(stream).toContain('data: {"theme":"light"}');
   });
+
+  it('replays to a stream opened late the pushes made since its page was served, and after a reconnect those after Last-Event-ID', async () => {
+    const page = await request(`/?token=${server.token}`);
+    const served = Number(/<meta name="paydesk-push-seq" content="(\d+)"/.exec(page.body)?.[1]);
+    expect(Number.isInteger(served)).toBe(true);
+    // A push after the page was served and before its stream opens.
+    expect((await rpc('settings:update', { theme: 'dark' })).status).toBe(200);
+    const pushed = /id: (\d+)\nevent: settings:settings-changed\ndata: \{"theme":"dark"/;
+    const late = await streamUntil(`/events?token=${server.token}&since=${served}`, pushed);
+    const id = Number(pushed.exec(late)?.[1]);
+    expect(id).toBeGreaterThan(served);
+    // A reconnecting browser sends the id of the last frame it got: nothing after it, nothing before.
+    expect((await rpc('settings:update', { theme: 'light' })).status).toBe(200);
+    const next = /id: (\d+)\nevent: settings:settings-changed\ndata: \{"theme":"light"/;
+    const resumed = await streamUntil(`/events?token=${server.token}&since=0`, next, { 'last-event-id': String(id) });
+    expect(resumed).not.toMatch(pushed);
+    expect(Number(next.exec(resumed)?.[1])).toBeGreaterThan(id);
+  });
 });
+
+/** Opens the event stream and resolves with what arrived once `until` matches it (5 s at most). */
+function streamUntil(pathname: string, until: RegExp, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: server.port, path: pathname, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        if (until.test(buffer)) {
+          req.destroy();
+          resolve(buffer);
+        }
+      });
+    });
+    req.on('error', (error) => (error.message.includes('aborted') ? undefined : reject(error)));
+    setTimeout(() => reject(new Error(`${until} did not arrive within 5 s`)), 5000).unref();
+  });
+}
 
 describe('web mode listening before its core is up', () => {
   /** A core that starts when the test says so (web mode loads and opens it after listening). */

@@ -2,7 +2,8 @@
 //   GET  /?token=…          the app (sets an HttpOnly session cookie for its assets)
 //   GET  /assets/…          static files (cookie or token)
 //   POST /rpc/<channel>     {"input": …} → envelope (token header required)
-//   GET  /events?token=…    server-sent events: every push of the contract
+//   GET  /events?token=…&since=N   server-sent events: every push of the contract after push N
+//                           (the page carries N; a reconnect sends Last-Event-ID instead)
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +14,8 @@ import type { EventBus } from '../services/event-bus';
 import { CONTENT_SECURITY_POLICY } from '../security-policy';
 import type { Logger } from '../logger';
 import { assetServer } from './assets';
+import { PushLog } from './push-log';
+import { PUSH_SEQ_META } from '../../shared/web-stream';
 import { checkRequest, TOKEN_COOKIE, type TokenSource } from './request-guard';
 
 export const RPC_BODY_LIMIT = 1024 * 1024;
@@ -76,6 +79,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const indexHtml = await readFile(path.join(rendererDir, 'index.html'), 'utf8');
   assets.warm(indexHtml);
   const sseClients = new Set<ServerResponse>();
+  const pushes = new PushLog();
   let port = 0;
 
   const guard = (req: IncomingMessage, res: ServerResponse, url: URL, source: TokenSource): boolean => {
@@ -85,7 +89,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 
   const serveIndex = (res: ServerResponse) => {
-    const html = indexHtml.replace('</head>', `  <meta name="paydesk-session" content="${token}" />\n</head>`);
+    const meta = `  <meta name="paydesk-session" content="${token}" />\n  <meta name="${PUSH_SEQ_META}" content="${pushes.lastId}" />\n`;
+    const html = indexHtml.replace('</head>', `${meta}</head>`);
     res.writeHead(200, {
       ...securityHeaders,
       'content-type': 'text/html; charset=utf-8',
@@ -112,9 +117,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     sendJson(res, 200, await dispatch(decodeURIComponent(channel), input));
   };
 
-  const openEventStream = (res: ServerResponse) => {
+  const openEventStream = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     res.writeHead(200, { ...securityHeaders, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': connected\n\n');
+    const since = req.headers['last-event-id'] ?? url.searchParams.get('since');
+    if (typeof since === 'string' && /^\d{1,15}$/.test(since)) for (const frame of pushes.after(Number(since))) res.write(frame);
     sseClients.add(res);
     res.on('close', () => sseClients.delete(res));
   };
@@ -131,7 +138,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (route.startsWith('/rpc/')) {
         if (guard(req, res, url, 'header')) await handleRpc(req, res, route.slice('/rpc/'.length));
       } else if (route === '/events') {
-        if (guard(req, res, url, 'query')) openEventStream(res);
+        if (guard(req, res, url, 'query')) openEventStream(req, res, url);
       } else if (route === '/' || route === '/index.html') {
         if (guard(req, res, url, 'query-or-cookie')) serveIndex(res);
       } else if (guard(req, res, url, 'query-or-cookie')) {
@@ -148,7 +155,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   server.requestTimeout = 30_000;
 
   const unsubscribe = events.subscribe((channel, payload) => {
-    const frame = `event: ${channel}\ndata: ${JSON.stringify(payload)}\n\n`;
+    const frame = pushes.add(channel, payload);
     for (const client of sseClients) client.write(frame);
   });
   const heartbeat = setInterval(() => {

@@ -10,6 +10,7 @@ import type {
   PushPayload,
 } from '../../shared/contract';
 import { createHttpBridge } from './http-bridge';
+import { PUSH_SEQ_META } from '../../shared/web-stream';
 
 export class ContractError extends Error {
   readonly code: ContractErrorBody['code'];
@@ -53,5 +54,6 @@ export function pickBridge(): PaydeskBridge {
   if (window.paydesk) return window.paydesk;
   // Web mode: drop the token from the address bar once the page has it.
   if (window.location.search.includes('token=')) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
-  return createHttpBridge(sessionTokenFromPage());
+  const since = Number(document.querySelector<HTMLMetaElement>(`meta[name="${PUSH_SEQ_META}"]`)?.content ?? 0);
+  return createHttpBridge(sessionTokenFromPage(), window.location.origin, Number.isSafeInteger(since) ? since : 0);
 }

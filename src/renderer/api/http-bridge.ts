@@ -6,11 +6,16 @@
 // instead of from the contract's channel list, which would build every zod schema of the
 // contract in the first bundle (a cold start parses and runs that code before the first rows).
 import type { Envelope, PaydeskBridge, PushChannel } from '../../shared/contract';
+import { STREAM_GAP_EVENT } from '../../shared/web-stream';
 
 /** `<domain>:<verb-noun>` (STYLE.md); anything else, `then` included, is no method. */
 const CHANNEL_NAME = /^[a-z]+:[a-z]+(-[a-z]+)*$/;
 
-export function createHttpBridge(token: string, origin: string = window.location.origin): PaydeskBridge {
+/**
+ * `since`: the number of the last push when the page was served; the stream replays every later
+ * one, so a push between serving the page and opening the stream is not lost.
+ */
+export function createHttpBridge(token: string, origin: string = window.location.origin, since = 0): PaydeskBridge {
   const call = async (channel: string, input: unknown): Promise<Envelope<unknown>> => {
     let response: Response;
     try {
@@ -30,9 +35,15 @@ export function createHttpBridge(token: string, origin: string = window.location
   };
 
   let source: EventSource | null = null;
+  const openStream = () => {
+    const stream = new EventSource(`${origin}/events?token=${encodeURIComponent(token)}&since=${since}`);
+    // Away longer than main keeps pushes: some were missed, so read every screen afresh.
+    stream.addEventListener(STREAM_GAP_EVENT, () => window.location.reload());
+    return stream;
+  };
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const subscribe = (channel: string, listener: (payload: unknown) => void) => {
-    source ??= new EventSource(`${origin}/events?token=${encodeURIComponent(token)}`);
+    source ??= openStream();
     let set = listeners.get(channel);
     if (!set) {
       const channelListeners = new Set<(payload: unknown) => void>();
