@@ -180,7 +180,14 @@ describe('reconciliation', () => {
     const threshold = page.getByLabel('Pending too long after (minutes)');
     await threshold.fill('0');
     await expect.poll(() => page.getByTestId('count-pending_too_long').textContent(), { timeout: 10_000 }).toBe('3');
+    // It is remembered (main's settings): the screen opens again with it.
+    await expect.poll(async () => (await rpc<{ reconciliationPendingMinutes: number }>(app, 'settings:get')).reconciliationPendingMinutes).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Reconciliation' }).waitFor();
+    await expect.poll(() => threshold.inputValue()).toBe('0');
+    await expect.poll(() => page.getByTestId('count-pending_too_long').textContent(), { timeout: 10_000 }).toBe('3');
     await threshold.fill('60');
+    await expect.poll(async () => (await rpc<{ reconciliationPendingMinutes: number }>(app, 'settings:get')).reconciliationPendingMinutes).toBe(60);
 
     await page.getByRole('tab', { name: /Orphans/ }).click();
     const orphans = page.getByRole('table', { name: 'Orphans' });

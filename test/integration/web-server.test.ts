@@ -147,7 +147,7 @@ describe('web-mode server', () => {
 
   it('round-trips a contract call and validates its input', async () => {
     const ok = await rpc('settings:update', { theme: 'dark' });
-    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: { theme: 'dark' } });
+    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: { theme: 'dark', reconciliationPendingMinutes: 60 } });
     const bad = JSON.parse((await rpc('settings:update', { theme: 7 })).body) as { ok: boolean; error: { code: string; fields: object } };
     expect(bad.ok).toBe(false);
     expect(bad.error.code).toBe('invalid_input');
@@ -193,7 +193,7 @@ describe('web-mode server', () => {
     });
     const stream = await received;
     await update;
-    expect(stream).toContain('data: {"theme":"light"}');
+    expect(stream).toContain('data: {"theme":"light","reconciliationPendingMinutes":60}');
   });
 
   it('replays to a stream opened late the pushes made since its page was served, and after a reconnect those after Last-Event-ID', async () => {

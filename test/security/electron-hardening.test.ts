@@ -248,7 +248,7 @@ describe('Electron hardening of everything the app creates', () => {
       const refused = await invoke('settings:update', frame, { theme: 'dark' });
       expect(refused, JSON.stringify(frame)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
     }
-    expect(await invoke('settings:get', top)).toMatchObject({ ok: true, value: { theme: 'auto' } }); // none of the refused updates landed
+    expect(await invoke('settings:get', top)).toMatchObject({ ok: true, value: { theme: 'auto', reconciliationPendingMinutes: 60 } }); // none of the refused updates landed
     expect(await invoke('app:get-info', top)).toMatchObject({ ok: true, value: { mode: 'electron' } });
   });
 

@@ -88,6 +88,6 @@ describe('a hostile local web page against web mode', () => {
     expect(results['frame the app']).toMatch(/^blocked/);
     expect(JSON.stringify(results)).not.toContain('paydesk-session');
     expect(dispatched).toEqual([]);
-    expect(await core.dispatch('settings:get', undefined)).toEqual({ ok: true, value: { theme: 'auto' } });
+    expect(await core.dispatch('settings:get', undefined)).toEqual({ ok: true, value: { theme: 'auto', reconciliationPendingMinutes: 60 } });
   });
 });

@@ -2,7 +2,7 @@ import { type Settings, settingsSchema } from '../../shared/contract';
 import type { Ledger } from '../ledger/connection';
 import type { EventBus } from './event-bus';
 
-const defaults: Settings = { theme: 'auto' };
+export const DEFAULT_SETTINGS: Settings = { theme: 'auto', reconciliationPendingMinutes: 60 };
 
 /** User preferences kept in the ledger, so they follow the data directory. */
 export class SettingsService {
@@ -15,8 +15,8 @@ export class SettingsService {
   get(): Settings {
     const rows = this.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
     const stored = Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
-    const parsed = settingsSchema.safeParse({ ...defaults, ...stored });
-    return parsed.success ? parsed.data : defaults;
+    const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...stored });
+    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
   }
 
   /** The listener keeps its port across runs, so notification links already given out stay valid. */

@@ -3,14 +3,20 @@ import { z } from 'zod';
 
 export const themeSchema = z.enum(['light', 'dark', 'auto']);
 
+/** Reconciliation's "pending too long" threshold, in minutes: up to a year. */
+export const pendingMinutesSchema = z.number().min(0).max(525_600);
+
 export const settingsSchema = z.object({
   theme: themeSchema,
+  /** The threshold finance last set on the reconciliation screen. */
+  reconciliationPendingMinutes: pendingMinutesSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 export const settingsPatchSchema = z
   .object({
     theme: themeSchema.optional(),
+    reconciliationPendingMinutes: pendingMinutesSchema.optional(),
   })
   .strict();
 

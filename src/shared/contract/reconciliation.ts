@@ -3,7 +3,7 @@
 // transaction. Files are returned as text with a suggested name: the renderer saves them (a save
 // dialog in Electron, a download in web mode).
 import { z } from 'zod';
-import { noInput } from './app';
+import { noInput, pendingMinutesSchema } from './app';
 import { statusCategorySchema, transactionSubjectSchema } from './ledger';
 
 const day = z
@@ -60,7 +60,7 @@ export const exceptionKindSchema = z.enum([
 export type ExceptionKind = z.infer<typeof exceptionKindSchema>;
 
 /** "Pending too long": minutes since creation, default 60. */
-const pendingOlderThanMinutes = z.number().min(0).max(525_600).optional();
+const pendingOlderThanMinutes = pendingMinutesSchema.optional();
 
 export const exceptionsInputSchema = z
   .object({

@@ -62,7 +62,7 @@ describe('saved views', () => {
     expect((await h.call('views:list', { subject: 'payin' })).views.map((v) => v.name)).toEqual(['Blik', 'Risk declines']);
     expect((await h.call('views:delete', { subject: 'payin', name: 'Blik' })).views.map((v) => v.name)).toEqual(['Risk declines']);
     // Preferences still read as before: the views rows do not leak into settings.
-    expect(await h.call('settings:get')).toEqual({ theme: 'auto' });
+    expect(await h.call('settings:get')).toEqual({ theme: 'auto', reconciliationPendingMinutes: 60 });
   });
 
   it('names the field when the input is wrong or the view does not exist', async () => {
@@ -70,6 +70,18 @@ describe('saved views', () => {
     expect((await h.failure('views:save', { subject: 'payin', name: 'x', filters: { cursor: 'abc' } })).fields).toHaveProperty('filters');
     expect((await h.failure('views:save', { subject: 'payin', name: 'x', filters: { createdFrom: 'soon' } })).fields).toHaveProperty('filters.createdFrom');
     expect(await h.failure('views:delete', { subject: 'payin', name: 'never saved' })).toMatchObject({ code: 'not_found', fields: { name: expect.any(String) } });
+  });
+});
+
+describe('settings: the reconciliation threshold', () => {
+  it('keeps the last threshold across a restart, refuses one out of range by name, and pushes the change', async () => {
+    expect((await h.call('settings:get')).reconciliationPendingMinutes).toBe(60);
+    expect(await h.call('settings:update', { reconciliationPendingMinutes: 15 })).toEqual({ theme: 'auto', reconciliationPendingMinutes: 15 });
+    expect(h.pushesOf('settings:settings-changed').at(-1)).toEqual({ theme: 'auto', reconciliationPendingMinutes: 15 });
+    for (const bad of [-1, 525_601]) expect((await h.failure('settings:update', { reconciliationPendingMinutes: bad })).fields).toHaveProperty('reconciliationPendingMinutes');
+    await h.restart();
+    expect((await h.call('settings:get')).reconciliationPendingMinutes).toBe(15);
+    await h.call('settings:update', { reconciliationPendingMinutes: 60 });
   });
 });
 

@@ -8,8 +8,8 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'app:get-info': () => {
       throw new Error('not used');
     },
-    'settings:get': () => ({ theme: 'dark' }),
-    'settings:update': (patch) => ({ theme: patch.theme ?? 'auto' }),
+    'settings:get': () => ({ theme: 'dark', reconciliationPendingMinutes: 60 }),
+    'settings:update': (patch) => ({ theme: patch.theme ?? 'auto', reconciliationPendingMinutes: patch.reconciliationPendingMinutes ?? 60 }),
     ...overrides,
   };
   return subset as Handlers;
@@ -18,7 +18,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
 describe('contract dispatcher', () => {
   it('passes a valid input to the handler and wraps its result', async () => {
     const dispatch = createDispatcher(handlers(), vi.fn());
-    await expect(dispatch('settings:update', { theme: 'light' })).resolves.toEqual({ ok: true, value: { theme: 'light' } });
+    await expect(dispatch('settings:update', { theme: 'light' })).resolves.toEqual({ ok: true, value: { theme: 'light', reconciliationPendingMinutes: 60 } });
   });
 
   it('refuses an invalid input with an error naming the field, without calling the handler', async () => {

@@ -1,12 +1,13 @@
 import { Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi, useProfiles, useStores } from '../../stores/context';
 import { defaultFilter, exceptionScope, filterProblems, type ReconciliationFilter, totalsInput } from './filter';
 import { ExceptionsSection } from './ExceptionsSection';
 import { ReconciliationFilters } from './ReconciliationFilters';
+import { useRememberedThreshold } from './remembered-threshold';
 import { SweepCard } from './SweepCard';
 import { TotalsSection } from './TotalsSection';
 
@@ -19,10 +20,16 @@ export function ReconciliationScreen() {
     if (!profilesLoaded) void loadProfiles();
   }, [profilesLoaded, loadProfiles]);
 
-  const [filter, setFilter] = useState<ReconciliationFilter>(() => defaultFilter());
+  const stores = useStores();
+  const [filter, setFilter] = useState<ReconciliationFilter>(() => {
+    const saved = stores.app.getState().settings?.reconciliationPendingMinutes;
+    return saved === undefined ? defaultFilter() : { ...defaultFilter(), pendingMinutes: saved };
+  });
   // Typing a threshold or a date should not fire a query per keystroke.
   const [settled] = useDebouncedValue(filter, 300);
   const problems = filterProblems(settled);
+  const applyThreshold = useCallback((minutes: number) => setFilter((f) => (f.pendingMinutes === minutes ? f : { ...f, pendingMinutes: minutes })), []);
+  const thresholdTyped = useRememberedThreshold(settled.pendingMinutes, problems.pendingMinutes === undefined, applyThreshold);
   const valid = Object.keys(problems).length === 0;
   const totalsArgs = useMemo(() => totalsInput(settled), [settled]);
   const scope = useMemo(() => exceptionScope(settled), [settled]);
@@ -40,7 +47,7 @@ export function ReconciliationScreen() {
 
   // When a sweep ends, everything it read may have moved: reload the figures and the open list.
   const [refreshKey, setRefreshKey] = useState(0);
-  const sweepState = useStore(useStores().sweep, (state) => state.sweep?.state);
+  const sweepState = useStore(stores.sweep, (state) => state.sweep?.state);
   const previous = useRef(sweepState);
   const { reload: reloadTotals } = totals;
   const { reload: reloadSummary } = summary;
@@ -57,7 +64,14 @@ export function ReconciliationScreen() {
   return (
     <Stack>
       <Title order={2}>Reconciliation</Title>
-      <ReconciliationFilters filter={filter} onChange={(patch) => setFilter((f) => ({ ...f, ...patch }))} errors={errors} />
+      <ReconciliationFilters
+        filter={filter}
+        onChange={(patch) => {
+          if (patch.pendingMinutes !== undefined) thresholdTyped();
+          setFilter((f) => ({ ...f, ...patch }));
+        }}
+        errors={errors}
+      />
       <SweepCard filter={settled} />
       <TotalsSection query={totals} filter={settled} valid={valid} />
       <ExceptionsSection summary={summary} scope={scope} valid={valid} refreshKey={refreshKey} />
