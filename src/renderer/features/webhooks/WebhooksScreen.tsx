@@ -55,9 +55,9 @@ function useNotificationById(id: number | null, loaded: NotificationView | undef
 export function WebhooksScreen({ id }: { id: string | null }) {
   const store = useStores().notifications;
   const { items, filters, loading, loaded, error, nextBeforeId } = useStore(store);
+  // useActiveProfile loads the profiles when none are in yet; the filter lists them all.
   const { profile } = useActiveProfile();
   const profiles = useProfiles((state) => state.profiles);
-  const loadProfiles = useProfiles((state) => state.load);
   const selectedId = id !== null && /^\d+$/.test(id) ? Number(id) : null;
   const selected = useNotificationById(
     selectedId,
@@ -67,9 +67,6 @@ export function WebhooksScreen({ id }: { id: string | null }) {
   useEffect(() => {
     if (!store.getState().loaded) void store.getState().reload();
   }, [store]);
-  useEffect(() => {
-    if (profiles === null) void loadProfiles();
-  }, [profiles, loadProfiles]);
 
   return (
     <Stack>
