@@ -15,7 +15,7 @@ import { CONTENT_SECURITY_POLICY } from '../security-policy';
 import type { Logger } from '../logger';
 import { assetServer } from './assets';
 import { PushLog } from './push-log';
-import { PUSH_SEQ_META } from '../../shared/web-stream';
+import { PUSH_SEQ_META, SESSION_META } from '../../shared/web-stream';
 import { checkRequest, TOKEN_COOKIE, type TokenSource } from './request-guard';
 
 export const RPC_BODY_LIMIT = 1024 * 1024;
@@ -89,7 +89,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 
   const serveIndex = (res: ServerResponse) => {
-    const meta = `  <meta name="paydesk-session" content="${token}" />\n  <meta name="${PUSH_SEQ_META}" content="${pushes.lastId}" />\n`;
+    const meta = `  <meta name="${SESSION_META}" content="${token}" />\n  <meta name="${PUSH_SEQ_META}" content="${pushes.lastId}" />\n`;
     const html = indexHtml.replace('</head>', `${meta}</head>`);
     res.writeHead(200, {
       ...securityHeaders,

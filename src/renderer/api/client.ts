@@ -10,7 +10,7 @@ import type {
   PushPayload,
 } from '../../shared/contract';
 import { createHttpBridge } from './http-bridge';
-import { PUSH_SEQ_META } from '../../shared/web-stream';
+import { PUSH_SEQ_META, SESSION_META } from '../../shared/web-stream';
 
 export class ContractError extends Error {
   readonly code: ContractErrorBody['code'];
@@ -44,8 +44,11 @@ export function createApiClient(bridge: PaydeskBridge): ApiClient {
   };
 }
 
+/** A meta tag web mode's server wrote into the page. */
+const pageMeta = (name: string): string | undefined => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content;
+
 function sessionTokenFromPage(): string {
-  const token = document.querySelector<HTMLMetaElement>('meta[name="paydesk-session"]')?.content;
+  const token = pageMeta(SESSION_META);
   if (!token) throw new Error('Paydesk: no bridge found (neither the Electron preload nor a web-mode session).');
   return token;
 }
@@ -54,6 +57,6 @@ export function pickBridge(): PaydeskBridge {
   if (window.paydesk) return window.paydesk;
   // Web mode: drop the token from the address bar once the page has it.
   if (window.location.search.includes('token=')) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
-  const since = Number(document.querySelector<HTMLMetaElement>(`meta[name="${PUSH_SEQ_META}"]`)?.content ?? 0);
+  const since = Number(pageMeta(PUSH_SEQ_META) ?? 0);
   return createHttpBridge(sessionTokenFromPage(), window.location.origin, Number.isSafeInteger(since) ? since : 0);
 }
