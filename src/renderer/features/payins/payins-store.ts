@@ -39,6 +39,21 @@ export interface PayinsListState {
   loadMore(): Promise<void>;
 }
 
+/** The list before a query is loaded, and again at the start of each load. */
+const EMPTY_LIST: Omit<PayinsListState, 'show' | 'refresh' | 'loadMore'> = {
+  key: null,
+  query: {},
+  rows: [],
+  total: null,
+  counting: false,
+  countError: null,
+  nextCursor: null,
+  loading: false,
+  error: null,
+  errorFields: NO_FIELD_ERRORS,
+  arrived: 0,
+};
+
 export function createPayinsListStore(api: ApiClient) {
   // Each load gets a generation; an answer for an older one (filters changed meanwhile) is dropped.
   let generation = 0;
@@ -46,7 +61,7 @@ export function createPayinsListStore(api: ApiClient) {
   const store = createStore<PayinsListState>()((set, get) => {
     const load = async (query: SavedViewFilters) => {
       const mine = ++generation;
-      set({ key: queryKey(query), query, rows: [], total: null, counting: false, countError: null, nextCursor: null, loading: true, error: null, errorFields: NO_FIELD_ERRORS, arrived: 0 });
+      set({ ...EMPTY_LIST, key: queryKey(query), query, loading: true });
       try {
         const page = await api.invoke('payins:list', { ...query, limit: PAGE_SIZE });
         if (mine !== generation) return;
@@ -66,17 +81,7 @@ export function createPayinsListStore(api: ApiClient) {
       }
     };
     return {
-      key: null,
-      query: {},
-      rows: [],
-      total: null,
-      counting: false,
-      countError: null,
-      nextCursor: null,
-      loading: false,
-      error: null,
-      errorFields: NO_FIELD_ERRORS,
-      arrived: 0,
+      ...EMPTY_LIST,
       async show(query) {
         if (get().key === queryKey(query) && get().error === null) return;
         await load(query);
