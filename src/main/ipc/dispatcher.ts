@@ -39,7 +39,11 @@ export function createDispatcher(handlers: Handlers, onInternalError: (channel: 
     if (!isInvokeChannel(channel)) {
       return failure({ code: 'unknown_channel', message: `Unknown channel "${channel}".` });
     }
-    const parsed = invokeContract[channel].input.safeParse(input);
+    const parsed = parseInput(channel, input);
+    if (parsed === null) {
+      const fields = { '(input)': 'is not a value this call accepts (a field holds an object where text or a number belongs)' };
+      return failure({ code: 'invalid_input', message: `Invalid input for ${channel}: ${describeFields(fields)}`, fields });
+    }
     if (!parsed.success) {
       const fields = zodIssuesToFields(parsed.error.issues);
       return failure({ code: 'invalid_input', message: `Invalid input for ${channel}: ${describeFields(fields)}`, fields });
@@ -55,6 +59,19 @@ export function createDispatcher(handlers: Handlers, onInternalError: (channel: 
       return failure({ code: 'internal', message: `${channel} failed unexpectedly; see the main-process log.` });
     }
   };
+}
+
+/**
+ * safeParse, or null when zod itself throws. It can: its length checks also run on a value that
+ * failed the string check, and compare that value's `length` as a number; a JSON body such as
+ * {"search":{"length":{"valueOf":1,"toString":1}}} then throws a TypeError instead of an issue.
+ */
+function parseInput<C extends InvokeChannel>(channel: C, input: unknown) {
+  try {
+    return invokeContract[channel].input.safeParse(input);
+  } catch {
+    return null;
+  }
 }
 
 function failure(error: ContractErrorBody): Envelope<never> {

@@ -39,6 +39,18 @@ describe('contract dispatcher', () => {
     expect(result.ok).toBe(false);
   });
 
+  it('refuses, without calling the handler, an input on which the validator itself throws', async () => {
+    const list = vi.fn();
+    const internal = vi.fn();
+    const dispatch = createDispatcher(handlers({ 'payouts:list': list }), internal);
+    // Reachable over web mode's JSON: a "length" with no primitive value reaches zod's length check.
+    const hostile: unknown = JSON.parse('{"search":{"length":{"valueOf":1,"toString":1}}}');
+    const result = await dispatch('payouts:list', hostile);
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { '(input)': expect.stringContaining('not a value this call accepts') } } });
+    expect(list).not.toHaveBeenCalled();
+    expect(internal).not.toHaveBeenCalled();
+  });
+
   it('refuses a channel that is not in the contract', async () => {
     const dispatch = createDispatcher(handlers(), vi.fn());
     const result = await dispatch('fs:read-file', '/etc/passwd');
