@@ -25,6 +25,7 @@ export default defineConfig({
         input: {
           index: path.resolve('src/main/index.ts'),
           web: path.resolve('src/main/web/main.ts'),
+          server: path.resolve('src/main/server/main.ts'),
         },
       },
     },

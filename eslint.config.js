@@ -43,6 +43,16 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits is a write nobody waits for (the ledger is asynchronous): type-aware.
+    files: ['src/main/**/*.ts', 'src/emulator/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },

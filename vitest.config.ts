@@ -18,5 +18,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two files at a time: most of their time is spent waiting (timers, loopback HTTP, fsync, the
+    // PostgreSQL server), and vitest's default on a 2-core machine is one.
+    maxWorkers: 2,
+    // A PostgreSQL server for the tests of the second engine (the machine's, or a private cluster).
+    globalSetup: ['test/setup/postgres.ts'],
   },
 });

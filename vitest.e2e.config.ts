@@ -8,6 +8,12 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 90_000,
-    fileParallelism: false,
+    // A browser on a loaded 2-core machine can take seconds to show what a poll waits for; the
+    // default (1 s) made a passing screen fail in CI. A poll that never succeeds still fails.
+    expect: { poll: { timeout: 10_000 } },
+    // Two files at a time: each starts its own app and browser and spends most of its time waiting.
+    maxWorkers: 2,
+    // A PostgreSQL server for web-start.test.ts's --database case (the machine's, or a private cluster).
+    globalSetup: ['test/setup/postgres.ts'],
   },
 });

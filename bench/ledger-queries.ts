@@ -20,11 +20,11 @@ import { CUSTOMERS, SEED_START, SEED_STEP_MS } from './seed-ledger';
 const file = argText('ledger', '');
 if (!file) throw new Error('usage: ledger-queries.ts --ledger FILE');
 const samples = arg('samples', 2_000);
-const db = openLedger({ file });
+const db = await openLedger({ file });
 const repos = createRepositories(db);
-const profileId = repos.profiles.list()[0]?.id;
+const profileId = (await repos.profiles.list())[0]?.id;
 if (!profileId) throw new Error(`${file} holds no profile: seed it first`);
-const payins = (db.prepare('SELECT count(*) AS n FROM payins').get() as { n: number }).n;
+const payins = (await db.get<{ n: number }>('SELECT count(*) AS n FROM payins'))?.n ?? 0;
 const rand = prng(7);
 const figures: Figure[] = [];
 const p99 = (name: string, latencies: number[], limit: number, note: string) => {
@@ -35,7 +35,7 @@ const emailLookup = () => repos.payins.byEmail(`user${rand(CUSTOMERS)}@example.c
 const asFound: number[] = [];
 for (let i = 0; i < 500; i++) {
   const t = performance.now();
-  emailLookup();
+  await emailLookup();
   asFound.push(performance.now() - t);
 }
 asFound.sort((a, b) => a - b);
@@ -46,39 +46,39 @@ log(`read the ledger through (${round(warmedBytes / 2 ** 20)} MB) in ${round(war
 figures.push({ name: 'lookup by e-mail, page cache as found', value: round(percentile(asFound, 0.99), 3), unit: 'ms p99',
   note: `first ${asFound.length} lookups, before the file was read through (${round(warmSeconds, 1)} s: a cold cache reads it from disk); p50 ${round(percentile(asFound, 0.5), 3)} ms` });
 
-p99('lookup by request_id', sample(() => repos.payins.byRequestId(profileId, `req-${rand(payins)}`), samples), 2, `${payins.toLocaleString('en')} pay-ins`);
-p99('lookup by payin_id', sample(() => repos.payins.byPayinId(`pid-${rand(payins)}`), samples), 2, 'any profile');
-p99('lookup by e-mail', sample(emailLookup, samples), 2, `every pay-in of one customer (~${Math.round(payins / CUSTOMERS)} rows)`);
+p99('lookup by request_id', await sample(() => repos.payins.byRequestId(profileId, `req-${rand(payins)}`), samples), 2, `${payins.toLocaleString('en')} pay-ins`);
+p99('lookup by payin_id', await sample(() => repos.payins.byPayinId(`pid-${rand(payins)}`), samples), 2, 'any profile');
+p99('lookup by e-mail', await sample(emailLookup, samples), 2, `every pay-in of one customer (~${Math.round(payins / CUSTOMERS)} rows)`);
 
 // The list screen's filter: two statuses, three methods, a 90-day window in the second half.
 const span = payins * SEED_STEP_MS;
 const from = new Date(SEED_START + span / 4);
 const filter: TransactionFilter = { statusCodes: ['200', '517'], methods: ['credit_card', 'open_banking', 'blik'], createdFrom: from, createdTo: new Date(from.getTime() + span / 2) };
-const depth = Math.min(10_000, Math.max(50, Math.floor(repos.payins.count(filter) / 2)));
+const depth = Math.min(10_000, Math.max(50, Math.floor((await repos.payins.count(filter)) / 2)));
 let deepCursor: string | null = null;
 for (let seen = 0, cursor: string | null = null; seen < depth; ) {
-  const page = repos.payins.page(filter, { limit: 200, cursor });
+  const page = await repos.payins.page(filter, { limit: 200, cursor });
   seen += page.items.length;
   cursor = page.nextCursor;
   deepCursor = cursor;
   if (!cursor) break;
 }
 const pageSamples = Math.max(50, Math.floor(samples / 4));
-p99('page of 50 pay-ins, first', sample(() => repos.payins.page(filter, { limit: 50 }), pageSamples), 25, 'status in 2 + method in 3 + date range, newest first');
-p99(`page of 50 pay-ins, ${depth.toLocaleString('en')} rows deep`, sample(() => repos.payins.page(filter, { limit: 50, cursor: deepCursor }), pageSamples), 25, 'keyset cursor');
-const countTimes = sample(() => repos.payins.count(filter), 5);
+p99('page of 50 pay-ins, first', await sample(() => repos.payins.page(filter, { limit: 50 }), pageSamples), 25, 'status in 2 + method in 3 + date range, newest first');
+p99(`page of 50 pay-ins, ${depth.toLocaleString('en')} rows deep`, await sample(() => repos.payins.page(filter, { limit: 50, cursor: deepCursor }), pageSamples), 25, 'keyset cursor');
+const countTimes = await sample(() => repos.payins.count(filter), 5);
 log(`count of the filtered list (shown once per filter change): ${round(percentile(countTimes, 0.5), 1)} ms`);
 
 // Full reconciliation: totals over everything, every exception list's count and every row.
-const lists = new ExceptionLists(db, () => new Date(SEED_START + span + 86_400_000));
+const lists = new ExceptionLists(repos.exceptions, () => new Date(SEED_START + span + 86_400_000));
 const t = performance.now();
-const totals = computeTotals(db, {});
-const counts = lists.counts(undefined, undefined);
+const totals = await computeTotals(repos.totals, {});
+const counts = await lists.counts({});
 let rows = 0;
-for (const kind of exceptionKindSchema.options) rows += lists.all({ kind }, MAX_CSV_ROWS).items.length;
+for (const kind of exceptionKindSchema.options) rows += (await lists.all({ kind }, MAX_CSV_ROWS)).items.length;
 const seconds = (performance.now() - t) / 1000;
 figures.push({ name: 'full reconciliation', value: round(seconds, 2), unit: 's', target: { op: '<', value: 5 }, note: `${totals.rows.length} totals rows, ${counts.length} lists, ${rows.toLocaleString('en')} exception rows` });
-db.close();
+await db.close();
 report(figures);
 
 /** Reads the file once, start to end, into the operating system's page cache; returns its size. */

@@ -49,14 +49,14 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * f) / f;
 }
 
-/** Runs `fn` `count` times (stopping early after `maxMs`), after a warm-up; sorted latencies in ms. */
-export function sample(fn: (i: number) => unknown, count: number, maxMs = 20_000): number[] {
-  for (let i = 0; i < Math.min(50, count); i++) fn(i);
+/** Runs `fn` `count` times, one after the other (stopping early after `maxMs`), after a warm-up; sorted latencies in ms. */
+export async function sample(fn: (i: number) => unknown, count: number, maxMs = 20_000): Promise<number[]> {
+  for (let i = 0; i < Math.min(50, count); i++) await fn(i);
   const out: number[] = [];
   const deadline = performance.now() + maxMs;
   for (let i = 0; i < count && performance.now() < deadline; i++) {
     const t = performance.now();
-    fn(i);
+    await fn(i);
     out.push(performance.now() - t);
   }
   return out.sort((a, b) => a - b);

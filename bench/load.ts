@@ -5,6 +5,7 @@
 //   node --import tsx bench/load.ts --url URL --kind notification|payin|plain [--connections 64]
 //     [--seconds 5] [--max N] [--token T] [--merchant-id M] [--site-id S] [--tag T]
 import net from 'node:net';
+import { samplePayinForm } from '../src/shared/spec/samples';
 import { arg, argText, percentile, round } from './lib';
 
 const url = new URL(argText('url', ''));
@@ -14,20 +15,15 @@ const connections = arg('connections', 64);
 const maxRequests = arg('max', 10_000_000);
 const deadline = Date.now() + arg('seconds', 5) * 1000;
 const tag = argText('tag', String(process.pid));
-const cardYear = String(new Date().getUTCFullYear() + 2);
+/** A card pay-in as the playground samples it (src/shared/spec/samples.ts), built once; each request varies its e-mail and request_id. */
+const payinTemplate = { ...samplePayinForm('credit_card'), merchant_id: argText('merchant-id', ''), merchant_site_id: argText('site-id', ''), notification_link: 'http://127.0.0.1:9/n' };
 
 function body(n: number): string {
   if (kind === 'notification') {
     return JSON.stringify({ event: 'v2_payin_notification', status: 'success', status_code: 200, request_id: `req-${tag}-${n}`, payin_id: `pid-${tag}-${n}`, amount: 10.5, currency: 'EUR', payment_method: 'credit_card', updated_at: new Date().toISOString() });
   }
   if (kind === 'payin') {
-    return JSON.stringify({
-      merchant_id: argText('merchant-id', ''), merchant_site_id: argText('site-id', ''), payment_method: 'credit_card', amount: 25.5, currency: 'EUR',
-      email: `ana${n % 1000}@example.com`, request_id: `req-${tag}-${n}`, country: 'DEU', notification_link: 'http://127.0.0.1:9/n',
-      success_url: 'https://shop.example/success', pending_url: 'https://shop.example/pending', fail_url: 'https://shop.example/fail', back_url: 'https://shop.example/back',
-      device_ip: '203.0.113.7', first_name: 'Ana', last_name: 'Lima', mobile: '+4915112345678', address: '1 Main St', city: 'Berlin', zipCode: '10115', state: 'BE',
-      birthDate: '1990-04-01', cardNum: '4111111111111111', cardHolder: 'Ana Lima', cardExpireMonth: '12', cardExpireYear: cardYear, cardCvv: '123',
-    });
+    return JSON.stringify({ ...payinTemplate, amount: 25.5, email: `ana${n % 1000}@example.com`, request_id: `req-${tag}-${n}` });
   }
   return `{"n":${n}}`;
 }

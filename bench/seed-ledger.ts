@@ -4,6 +4,7 @@
 //   node --import tsx bench/seed-ledger.ts --out FILE [--payins N] [--payouts N] [--notifications N]
 import { rmSync } from 'node:fs';
 import { openLedger } from '../src/main/ledger/connection';
+import type { SqliteEngine } from '../src/main/ledger/engine/sqlite';
 import { createRepositories } from '../src/main/ledger/repositories/index';
 import { arg, argText, log, prng, report, round, type Figure } from './lib';
 
@@ -27,54 +28,54 @@ export interface SeedSizes {
 const amountFor = (method: string, rand: (n: number) => number) =>
   method === 'crypto' ? `0.${String(rand(99_999_999) + 1).padStart(8, '0')}` : `${rand(1000) + 1}.${String(rand(100)).padStart(2, '0')}`;
 
-export function seedLedger(file: string, sizes: SeedSizes): Figure[] {
+export async function seedLedger(file: string, sizes: SeedSizes): Promise<Figure[]> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   let clock = SEED_START;
-  const db = openLedger({ file, now: () => new Date(clock) });
-  const repos = createRepositories(db, () => new Date(clock));
+  const ledger = (await openLedger({ file }, { now: () => new Date(clock) })) as SqliteEngine;
+  const repos = createRepositories(ledger, () => new Date(clock));
   const rand = prng(42);
-  const profile = repos.profiles.create({ name: 'bench', environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: 'bench-m', merchantSiteId: 'bench-s' });
+  const profile = await repos.profiles.create({ name: 'bench', environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: 'bench-m', merchantSiteId: 'bench-s' });
   const figures: Figure[] = [];
   const started = performance.now();
 
-  const timed = (name: string, total: number, fill: (from: number, to: number) => void) => {
+  const timed = async (name: string, total: number, fill: (from: number, to: number) => Promise<void>) => {
     const t = performance.now();
     for (let from = 0; from < total; from += CHUNK) {
-      db.transaction(() => fill(from, Math.min(total, from + CHUNK)))();
+      await ledger.transaction(() => fill(from, Math.min(total, from + CHUNK)));
       if (from % 200_000 === 0 && from > 0) log(`${name}: ${from.toLocaleString('en')} rows`);
     }
     const seconds = (performance.now() - t) / 1000;
     figures.push({ name: `seed ${name}`, value: Math.round(total / Math.max(seconds, 1e-9)), unit: 'rows/s', note: `${total.toLocaleString('en')} rows in ${round(seconds, 1)} s` });
   };
 
-  timed('pay-ins', sizes.payins, (from, to) => {
+  await timed('pay-ins', sizes.payins, async (from, to) => {
     for (let i = from; i < to; i++) {
       clock = SEED_START + i * SEED_STEP_MS + rand(1000);
       const method = PAYIN_METHODS[rand(PAYIN_METHODS.length)] as string;
-      const record = repos.payins.upsertFromCreate(
+      const record = await repos.payins.upsertFromCreate(
         { kind: 'payin', profileId: profile.id, requestId: `req-${i}`, method, amount: amountFor(method, rand), currency: CURRENCIES[rand(CURRENCIES.length)] as string, email: `user${rand(CUSTOMERS)}@example.com` },
         { payinId: `pid-${i}`, statusCode: PAYIN_CODES[rand(PAYIN_CODES.length)] as string, createdAt: new Date(clock).toISOString() },
       );
       // One in a thousand disagrees with the gateway: the reconciliation's exception lists are not empty.
-      if (rand(1000) === 0) repos.payins.noteConflict(record.id, 'amount differs from the notification', 'facts');
+      if (rand(1000) === 0) await repos.payins.noteConflict(record.id, 'amount differs from the notification', 'facts');
     }
   });
 
   const payoutStep = (sizes.payins * SEED_STEP_MS) / Math.max(1, sizes.payouts);
-  timed('payouts', sizes.payouts, (from, to) => {
+  await timed('payouts', sizes.payouts, async (from, to) => {
     for (let i = from; i < to; i++) {
       clock = SEED_START + Math.floor(i * payoutStep) + rand(1000);
       const method = PAYOUT_METHODS[rand(PAYOUT_METHODS.length)] as string;
-      const record = repos.payouts.upsertFromCreate(
+      const record = await repos.payouts.upsertFromCreate(
         { profileId: profile.id, merchantReference: `ref-${i}`, method, amount: amountFor(method, rand), currency: method === 'fps' ? 'GBP' : 'EUR', email: `user${rand(CUSTOMERS)}@example.com` },
         { payoutId: `po-${i}`, statusCode: PAYOUT_CODES[rand(PAYOUT_CODES.length)] as string, createdAt: new Date(clock).toISOString() },
       );
-      if (rand(1000) === 0) repos.payouts.noteConflict(record.id, 'payout status contradicted', 'status');
+      if (rand(1000) === 0) await repos.payouts.noteConflict(record.id, 'payout status contradicted', 'status');
     }
   });
 
   const notificationStep = (sizes.payins * SEED_STEP_MS) / Math.max(1, sizes.notifications);
-  timed('notifications', sizes.notifications, (from, to) => {
+  await timed('notifications', sizes.notifications, async (from, to) => {
     const batch = [];
     for (let i = from; i < to; i++) {
       clock = SEED_START + Math.floor(i * notificationStep);
@@ -86,23 +87,23 @@ export function seedLedger(file: string, sizes: SeedSizes): Figure[] {
         requestRef: `req-${n}`, statusCode: '200', dedupeKey: `v2_payin_notification:pid-${n}:200`, outcome: 'pending' as const, detail: null,
       });
     }
-    const ids = repos.notifications.insertMany(batch);
+    const ids = await repos.notifications.insertMany(batch);
     // Already processed, as in a ledger that has been running: nothing waits to be applied at start-up.
-    ids.forEach((id, k) => repos.notifications.markOutcome(id, (from + k) % 50 === 0 ? 'duplicate' : 'applied', { payinRowId: 1 + rand(Math.max(1, sizes.payins)) }));
+    for (const [k, id] of ids.entries()) await repos.notifications.markOutcome(id, (from + k) % 50 === 0 ? 'duplicate' : 'applied', { payinRowId: 1 + rand(Math.max(1, sizes.payins)) });
   });
 
   const t = performance.now();
-  db.exec('ANALYZE');
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  ledger.db.exec('ANALYZE');
+  ledger.db.pragma('wal_checkpoint(TRUNCATE)');
   const total = sizes.payins + sizes.payouts + sizes.notifications;
   const seconds = (performance.now() - started) / 1000;
   figures.push({ name: 'seed all tables', value: Math.round(total / seconds), unit: 'rows/s', note: `${total.toLocaleString('en')} rows in ${round(seconds, 1)} s (ANALYZE + checkpoint ${round((performance.now() - t) / 1000, 1)} s)` });
-  db.close();
+  await ledger.close();
   return figures;
 }
 
 if (process.argv[1] === import.meta.filename) {
   const out = argText('out', '');
   if (!out) throw new Error('usage: seed-ledger.ts --out FILE [--payins N] [--payouts N] [--notifications N]');
-  report(seedLedger(out, { payins: arg('payins', 1_000_000), payouts: arg('payouts', 200_000), notifications: arg('notifications', 1_000_000) }));
+  report(await seedLedger(out, { payins: arg('payins', 1_000_000), payouts: arg('payouts', 200_000), notifications: arg('notifications', 1_000_000) }));
 }

@@ -1,8 +1,7 @@
 // Composes the emulator: state, services, routes, transport. Used in-process by Paydesk's main
 // process (embedded default) and by the CLI (npm run gateway).
-import { stringifyJson } from '../shared/json';
 import { registerAdmin, ADMIN_PREFIX } from './admin/routes';
-import { apiError } from './api/replies';
+import { apiError, type Flavor } from './api/replies';
 import { API_PREFIX, registerApi } from './api/routes';
 import type { ApiDeps } from './api/context';
 import { IdempotencyGate } from './domain/idempotency-gate';
@@ -14,8 +13,8 @@ import { RateLimiter } from './domain/rate-limiter';
 import { TimerSet } from './domain/timers';
 import { HOSTED_PREFIX, registerHostedPage } from './hosted/page';
 import { Router } from './http/router';
-import { startTransport } from './http/server';
-import { JSON_TYPE, type Reply, type Request } from './http/types';
+import { startTransport, type TransportRefusal } from './http/server';
+import type { Reply, Request } from './http/types';
 import { FaultState } from './notify/faults';
 import { Notifier } from './notify/notifier';
 import {
@@ -37,9 +36,12 @@ import { PayinRepo } from './store/payins';
 import { PayoutRepo } from './store/payouts';
 import { TokenRepo } from './store/tokens';
 
+/** Payout paths answer errors in the payout shape (a C-code in status_code), every other path in the pay-in shape. */
+const flavorOf = (path: string | null): Flavor => (path !== null && path.startsWith(`${API_PREFIX}/payouts`) ? 'payout' : 'payin');
+
 /** 404 / 405 in the shape of the area the path belongs to. */
 function fallback(req: Request, kind: 'not_found' | 'method_not_allowed', allow: string[]): Reply {
-  const flavor = req.path.startsWith(`${API_PREFIX}/payouts`) ? 'payout' : 'payin';
+  const flavor = flavorOf(req.path);
   if (kind === 'not_found') {
     return apiError(flavor, { http: 404, reason_code: 'INVALID_REQUEST', error: 'not_found', message: `No endpoint at ${req.path}` });
   }
@@ -48,6 +50,13 @@ function fallback(req: Request, kind: 'not_found' | 'method_not_allowed', allow:
     headers: { allow: allow.join(', ') },
   };
 }
+
+const REFUSAL_STATUS: Record<TransportRefusal, number> = { bad_http_request: 400, request_timeout: 408, headers_too_large: 431 };
+const REFUSAL_MESSAGE: Record<TransportRefusal, string> = {
+  bad_http_request: 'Not a readable HTTP request',
+  request_timeout: 'The request did not arrive in time',
+  headers_too_large: 'Request headers are too large',
+};
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -90,8 +99,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limits,
       log,
       dispatch: (req) => router.dispatch(req, fallback),
-      tooLarge: () => apiError('payin', { http: 413, reason_code: 'INVALID_REQUEST', error: 'body_too_large', message: `Request body larger than ${limits.bodyLimitBytes} bytes` }),
-      internalError: () => ({ status: 500, contentType: JSON_TYPE, body: stringifyJson({ status: 'error', status_code: 501, reason_code: 'SYSTEM_ERROR', error_code: '50001', message: 'Unexpected emulator error' }) }),
+      tooLarge: (path) => apiError(flavorOf(path), { http: 413, reason_code: 'INVALID_REQUEST', error: 'body_too_large', message: `Request body larger than ${limits.bodyLimitBytes} bytes` }),
+      internalError: (path) => {
+        const flavor = flavorOf(path);
+        return apiError(flavor, { http: 500, status_code: flavor === 'payin' ? 501 : 'C501', reason_code: 'SYSTEM_ERROR', error: 'internal', message: 'Unexpected emulator error' });
+      },
+      refused: (path, why) => apiError(flavorOf(path), { http: REFUSAL_STATUS[why], reason_code: 'INVALID_REQUEST', error: why, message: REFUSAL_MESSAGE[why] }),
     });
   } catch (err) {
     db.close();

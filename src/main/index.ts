@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCore, type Core } from './core';
 import { forwardPushes, registerContractIpc } from './ipc/electron-ipc';
-import { LedgerVersionError } from './ledger/connection';
+import { LedgerOpenError } from './ledger/connection';
 import { consoleLogger } from './logger';
 import { appUsage, OptionsError, parseAppOptions } from './options';
 import { KeytarSecretStore } from './platform/keychain';
@@ -36,9 +36,9 @@ async function start(): Promise<void> {
 
   let core: Core;
   try {
-    core = await createCore({ mode: 'electron', version: APP_VERSION, dataDir: options.dataDir, secrets: new KeytarSecretStore('Paydesk'), log });
+    core = await createCore({ mode: 'electron', version: APP_VERSION, dataDir: options.dataDir, database: options.database, secrets: new KeytarSecretStore('Paydesk'), log });
   } catch (error) {
-    const message = error instanceof LedgerVersionError ? error.message : String(error);
+    const message = error instanceof LedgerOpenError ? error.message : String(error);
     dialog.showErrorBox('Paydesk cannot open its ledger', message);
     app.exit(1);
     return;

@@ -1,10 +1,13 @@
 // Command-line options of the Paydesk app (`npm start -- [options]`), shared by both entries.
 import { parseArgs } from 'node:util';
+import { isPostgresAddress } from './ledger/engine/open';
 import { defaultDataDir } from './platform/paths';
 
 export interface AppOptions {
   web: boolean;
   dataDir: string;
+  /** The PostgreSQL ledger's URL; undefined: the SQLite ledger in the data directory. */
+  database: string | undefined;
   port: number;
   help: boolean;
 }
@@ -19,6 +22,9 @@ Options:
   --port <n>          Web mode port on 127.0.0.1 (default 0: any free port).
   --data-dir <dir>    Where the ledger and settings live. Default: $PAYDESK_DATA_DIR, else the
                       platform's app-data folder (Linux: ~/.config/Paydesk).
+  --database <url>    Keep the ledger in PostgreSQL instead of <data-dir>/ledger.sqlite, e.g.
+                      postgres://paydesk@db.example.com:5432/paydesk. Default: $PAYDESK_DATABASE_URL,
+                      else SQLite. The emulator's state stays in the data directory.
   -h, --help          Show this help.
 
 Paydesk also starts its embedded gateway emulator (the default "Local emulator" profile, state
@@ -36,6 +42,7 @@ export function parseAppOptions(argv: string[], env: NodeJS.ProcessEnv = process
         web: { type: 'boolean', default: false },
         port: { type: 'string', default: '0' },
         'data-dir': { type: 'string' },
+        database: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -49,5 +56,9 @@ export function parseAppOptions(argv: string[], env: NodeJS.ProcessEnv = process
     throw new OptionsError(`--port must be a whole number from 0 to 65535, got "${values.port}".`);
   }
   const dataDir = values['data-dir'] ?? (env.PAYDESK_DATA_DIR || defaultDataDir(env));
-  return { web: values.web, port, dataDir, help: values.help };
+  const database = values.database ?? (env.PAYDESK_DATABASE_URL || undefined);
+  if (database !== undefined && !isPostgresAddress(database)) {
+    throw new OptionsError('--database takes a PostgreSQL URL (postgres://user@host:5432/database); the SQLite ledger is the file in --data-dir.');
+  }
+  return { web: values.web, port, dataDir, database, help: values.help };
 }

@@ -1,22 +1,60 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { StrictMode } from 'react';
+import './focus.css';
+import { MantineProvider } from '@mantine/core';
+import { useColorScheme } from '@mantine/hooks';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createApiClient, pickBridge } from './api/client';
+import type { TeamSession } from '../shared/contract';
+import { ContractError, createApiClient, isTeamPage, pickBridge } from './api/client';
 import { App } from './App';
+import { SignIn } from './features/team/SignIn';
 import { prefetchScreen } from './shell/prefetch';
 import { parseRoute } from './shell/use-route';
 import { createStores, StoresProvider } from './stores/context';
+import { cssVariablesResolver, theme } from './theme';
 
-const stores = createStores(createApiClient(pickBridge()));
-prefetchScreen(stores, parseRoute(window.location.hash));
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
+const render = (node: ReactNode) => createRoot(root).render(<StrictMode>{node}</StrictMode>);
 
-createRoot(root).render(
-  <StrictMode>
+function SignInPage() {
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={useColorScheme()}>
+      <SignIn />
+    </MantineProvider>
+  );
+}
+
+/** On a team server's page: who is signed in, or null (the sign-in form is shown instead of the app). */
+async function signedIn(api: ReturnType<typeof createApiClient>): Promise<TeamSession | null> {
+  try {
+    const session = await api.invoke('team:get-session');
+    return session.person ? session : null;
+  } catch (error) {
+    if (error instanceof ContractError && error.code === 'unauthorized') return null;
+    throw error;
+  }
+}
+
+async function boot(): Promise<void> {
+  const team = isTeamPage();
+  // A team page whose session ends (revoked, expired) shows the sign-in form again.
+  let established = false;
+  const api = createApiClient(pickBridge(() => established && window.location.reload()));
+  const session = team ? await signedIn(api) : null;
+  if (team && !session) {
+    render(<SignInPage />);
+    return;
+  }
+  established = true;
+  const stores = createStores(api, session);
+  prefetchScreen(stores, parseRoute(window.location.hash));
+  render(
     <StoresProvider stores={stores}>
       <App />
-    </StoresProvider>
-  </StrictMode>,
-);
+    </StoresProvider>,
+  );
+}
+
+void boot();

@@ -2,6 +2,7 @@
 // decimal.js; nothing here ever does arithmetic on binary floats, and nothing here rounds:
 // decimal.js rounds every arithmetic result to `precision` significant digits (20 by default), so
 // sums are done on integers of the smallest unit instead (BigInt), exact for any number of digits.
+import currencyCodes from 'currency-codes';
 import Decimal from 'decimal.js';
 import { LosslessNumber, numberText } from './json';
 
@@ -49,15 +50,37 @@ export function checkAmount(input: unknown, maxScale: number): AmountCheck {
 }
 
 /**
- * Canonical text of an amount: fiat (scale 2) always shows two decimals ("10.50"); crypto shows
- * the digits it has, without trailing zeros ("0.0001"). An amount with more decimals than the
- * scale is a RangeError, never rounded.
+ * The gateway's canonical text of an amount at a method's precision: fiat (scale 2) always shows
+ * two decimals ("10.50"); crypto shows the digits it has, without trailing zeros ("0.0001"). An
+ * amount with more decimals than the scale is a RangeError, never rounded. What Paydesk keeps and
+ * shows follows the currency instead: amountText.
  */
 export function formatAmount(value: string, scale: number): string {
   const d = parseDecimal(value);
   if (d === undefined) throw new RangeError(`not a decimal amount: ${value}`);
   if (d.decimalPlaces() > scale) throw new RangeError(`amount ${value} has more than ${scale} decimals`);
   return scale === 2 ? d.toFixed(2) : d.toFixed();
+}
+
+/** Minor units when ISO 4217 gives none (a code the table does not know): two, as for most fiat. */
+const DEFAULT_CURRENCY_SCALE = 2;
+
+/** ISO 4217 minor units of a currency (EUR 2, JPY 0, KWD 3), from currency-codes; 2 for an unknown code. */
+export function currencyScale(currency: string): number {
+  const digits = currencyCodes.code(currency.trim().toUpperCase())?.digits;
+  return typeof digits === 'number' && Number.isInteger(digits) && digits >= 0 ? digits : DEFAULT_CURRENCY_SCALE;
+}
+
+/**
+ * An amount as its currency writes it: every significant digit it has, and never fewer decimals
+ * than the currency's minor units ("15.7" EUR → "15.70", "1000.00" JPY → "1000", "1.5" KWD →
+ * "1.500", a crypto "0.0000000123" EUR stays). The same value always gives the same text; nothing
+ * is rounded. A RangeError for text that is not a decimal.
+ */
+export function amountText(value: string, currency: string): string {
+  const d = parseDecimal(value);
+  if (d === undefined) throw new RangeError(`not a decimal amount: ${value}`);
+  return d.toFixed(Math.max(d.decimalPlaces(), currencyScale(currency)));
 }
 
 /** A decimal string as a JSON number that serialises exactly (see stringifyJson). */

@@ -2,12 +2,12 @@
 // The code explorer counts the ledger rows behind each code and opens them; codes the catalogue
 // does not know are listed. Settings shows where the notification listener listens and moves it
 // (the profiles' notification URLs follow); the theme choice persists.
-import net from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, rpc, screenshot as saveScreenshot, startWebApp, type WebApp } from './harness';
+import { freePort, launchBrowser, openApp, rpc, screenshot as saveScreenshot, startWebApp, type WebApp } from './harness';
+import { payinForm as samplePayin } from '../helpers/fixtures';
 
 /** Full-page screenshot from the top, so the fixed header sits where the user sees it. */
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -23,21 +23,7 @@ const tag = Math.random().toString(36).slice(2, 8);
 const declinedRef = `codes-302-${tag}`;
 const unknownRef = `codes-777-${tag}`;
 
-const payinForm = (requestId: string, email: string) => ({
-  payment_method: 'open_banking',
-  request_id: requestId,
-  amount: '12.34',
-  currency: 'EUR',
-  email,
-  country: 'DEU',
-  device_ip: '203.0.113.7',
-  first_name: 'Ana',
-  last_name: 'Lima',
-  success_url: 'https://shop.example/success',
-  pending_url: 'https://shop.example/pending',
-  fail_url: 'https://shop.example/fail',
-  back_url: 'https://shop.example/back',
-});
+const payinForm = (requestId: string, email: string) => samplePayin('open_banking', { requestId, email, amount: '12.34' });
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -45,14 +31,6 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs: num
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 beforeAll(async () => {

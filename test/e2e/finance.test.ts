@@ -1,14 +1,14 @@
 /// <reference lib="dom" />
 // Finance staff at work, in Chromium against web mode and the embedded emulator: manual payouts of
 // every method through the form (inline errors, a review that cannot be skipped, the final state
-// arriving live), a payout over a configured limit, a CSV batch (mapping, per-row errors, progress,
+// arriving live), the filtered payouts list exported as CSV, a payout over a configured limit, a CSV batch (mapping, per-row errors, progress,
 // pause and resume), and the LIVE banner on a live profile.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, rpc, screenshot as save, startWebApp, type WebApp } from './harness';
+import { downloaded, launchBrowser, openApp, pick, rpc, screenshot as save, startWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
@@ -134,6 +134,30 @@ describe('a manual payout', () => {
     expect(await page.content()).not.toContain('4111111111111111');
   });
 
+  it('exports the filtered payouts list as CSV: exact amounts, masked card, only the rows shown', async () => {
+    await tab('List');
+    await pick(page, 'Status', /^P200 · Payout succeeded$/);
+    await page.waitForURL(/status=P200/);
+    const filters = { statusCodes: ['P200'] };
+    const expected = await rpc<{ items: { merchantReference: string; method: string; amount: string }[] }>(app, 'payouts:list', filters);
+    // The open banking, card and crypto payouts above; not the FPS one that ended C405.
+    expect(expected.items.map((p) => p.method).sort()).toEqual(['credit_card', 'crypto', 'open_banking']);
+    await expect.poll(() => page.getByTestId('payouts-total').textContent()).toBe('3 payouts match');
+
+    const { download, text } = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
+    expect(download.suggestedFilename()).toMatch(/^paydesk-payouts-.*\.csv$/);
+    const [header, ...lines] = text.trimEnd().split('\r\n');
+    expect(header).toMatch(/^created_at,merchantReference,payout_id,method,amount,currency,/);
+    const cells = lines.map((l) => l.split(','));
+    expect(cells.map((c) => c[1]).sort()).toEqual(expected.items.map((p) => p.merchantReference).sort());
+    expect(cells.map((c) => `${c[3]} ${c[4]} ${c[5]}`).sort()).toEqual(['credit_card 25.00 EUR', 'crypto 0.0000000123 EUR', 'open_banking 1234.50 EUR']);
+    for (const line of lines) expect(line).toContain(',P200,Payout succeeded,success,true,');
+    expect(lines.find((l) => l.includes(',credit_card,'))).toContain(',411111******1111,');
+    expect(text).not.toContain('4111111111111111');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((url) => !url.hash.includes('status='));
+  });
+
   it('is refused over a configured limit, naming the limit', async () => {
     await tab('Limits');
     await page.getByRole('form', { name: 'Set a payout limit' }).waitFor();
@@ -141,7 +165,7 @@ describe('a manual payout', () => {
     await page.getByRole('button', { name: 'Save limit' }).click();
     const limitRow = page.locator('[data-limit="EUR/any"]');
     await limitRow.waitFor();
-    expect(await limitRow.textContent()).toContain('1000');
+    expect(await limitRow.textContent()).toContain('1,000.00');
     await screenshot(page, 'payout-limits');
 
     await tab('New payout');
@@ -215,9 +239,19 @@ describe('a CSV batch', () => {
     await expect.poll(() => progress.getAttribute('data-batch-state')).toBe('paused');
     // Pausing stops new sends; the few already in flight still land. Once none is in flight,
     // nothing moves any more.
+    // The counts reach the page by push and may lag the paused state by a turn (CI once saw 0 in
+    // flight, then 8), so wait until a second apart they agree and none is in flight.
     const processed = progress.getByTestId('batch-processed');
-    await expect.poll(() => processed.getAttribute('data-in-flight'), { timeout: 20_000 }).toBe('0');
+    const settled = async (): Promise<string | null> => {
+      const before = await processed.textContent();
+      await page.waitForTimeout(1000);
+      const after = await processed.textContent();
+      const inFlight = await processed.getAttribute('data-in-flight');
+      return before === after && inFlight === '0' ? after : null;
+    };
+    await expect.poll(settled, { timeout: 30_000, intervals: [0] }).not.toBeNull();
     const paused = await processed.textContent();
+    expect(paused).not.toContain('in flight');
     await page.waitForTimeout(1000);
     expect(await processed.textContent()).toBe(paused);
     expect(paused).not.toContain(`${valid} of ${valid} processed`);

@@ -2,8 +2,10 @@
 // drives it in Debian's Chromium through playwright-core.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 
 const root = path.resolve(__dirname, '../..');
 export const screenshotDir = path.join(root, 'test-results', 'screens');
@@ -12,14 +14,20 @@ export interface WebApp {
   url: string;
   origin: string;
   token: string;
+  /** The web-mode process (main), e.g. to read its memory from /proc. */
+  pid: number;
   output: () => string;
   stop(): Promise<number | null>;
+  /** SIGKILL: the app gets no chance to close anything (a crash, a power cut). */
+  kill(): Promise<NodeJS.Signals | null>;
 }
 
-export async function startWebApp(dataDir: string, extraArgs: string[] = []): Promise<WebApp> {
+/** `env`: added to the app's environment (NODE_EXTRA_CA_CERTS to trust a live test gateway's certificate). */
+export async function startWebApp(dataDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<WebApp> {
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'out/main/web.js'), '--data-dir', dataDir, ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -41,6 +49,7 @@ export async function startWebApp(dataDir: string, extraArgs: string[] = []): Pr
     url,
     origin: parsed.origin,
     token: parsed.searchParams.get('token') ?? '',
+    pid: child.pid ?? 0,
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
@@ -48,7 +57,22 @@ export async function startWebApp(dataDir: string, extraArgs: string[] = []): Pr
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),
+    kill: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode);
+        child.once('exit', (_code, signal) => resolve(signal));
+        child.kill('SIGKILL');
+      }),
   };
+}
+
+/** A port free on 127.0.0.1 now, for an app started with --port (to restart it at the same address). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -73,6 +97,23 @@ export async function openApp(browser: Browser, app: WebApp, options: { live?: b
   await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
   await live;
   return page;
+}
+
+/** The file a click makes the page download, and its text. */
+export async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const file = await download.path();
+  return { download, text: await readFile(file, 'utf8') };
+}
+
+/** Picks options of a labelled Mantine MultiSelect by clicking, as a user does. */
+export async function pick(page: Page, label: string, ...options: RegExp[]) {
+  const input = page.getByRole('combobox', { name: label, exact: true });
+  for (const option of options) {
+    await input.click();
+    await page.getByRole('option', { name: option }).click();
+  }
+  await page.keyboard.press('Escape');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp as openAppIn, screenshot, startWebApp, type WebApp } from './harness';
+import { freePort, launchBrowser, openApp as openAppIn, screenshot, startWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
@@ -78,15 +78,51 @@ describe('web mode in Chromium', () => {
     await second.close();
   });
 
-  it('refuses requests without the session token', async () => {
+  it('refuses requests without the session token: a browser gets a page saying where the address is, the API its JSON error', async () => {
     const page = await browser.newPage();
     const response = await page.goto(app.origin + '/');
     expect(response?.status()).toBe(401);
+    await expectRefusalPage(page, app);
     const rpc = await fetch(`${app.origin}/rpc/app:get-info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(rpc.status).toBe(401);
+    expect(rpc.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await rpc.json()).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     await page.close();
   });
+
+  it('after a restart on the same port, the page open before and the old address get that page, not JSON', async () => {
+    const port = await freePort();
+    const temp = tempDir('paydesk-e2e-restart-');
+    const first = await startWebApp(path.join(temp.dir, 'data'), ['--port', String(port)]);
+    const page = await openAppIn(browser, first);
+    expect(await first.stop()).toBe(0);
+    const second = await startWebApp(path.join(temp.dir, 'data'), ['--port', String(port)]);
+    try {
+      expect(second.token).not.toBe(first.token);
+      // The open tab reloads its tokenless address with the old session's cookie.
+      expect((await page.reload())?.status()).toBe(401);
+      await expectRefusalPage(page, second);
+      expect(await page.content()).not.toContain(first.token);
+      expect((await page.goto(first.url))?.status()).toBe(401);
+      await expectRefusalPage(page, second);
+    } finally {
+      await page.close();
+      // Stopped once started: a SIGTERM before the core is up ends the process by the signal.
+      await expect.poll(() => second.output(), { timeout: 20_000 }).toContain('Paydesk is ready');
+      expect(await second.stop()).toBe(0);
+      temp.cleanup();
+    }
+  });
 });
+
+/** The page a browser gets without the session: how to get in, and no token. */
+async function expectRefusalPage(page: Page, running: WebApp): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Open Paydesk from the address it printed' }).waitFor();
+  const text = await page.locator('main').innerText();
+  expect(text).toContain('npm start');
+  expect(text).toContain(`${running.origin}/?token=…`);
+  expect(await page.content()).not.toContain(running.token);
+}
 
 describe('code explorer', () => {
   it('lists every catalogued code and narrows by search and category', async () => {

@@ -2,14 +2,20 @@
 // its address (as "starting") before the core's code is even loaded, so the browser fetches the
 // page meanwhile; the core then starts as before (every recovery step runs), calls made early wait
 // for it, "ready" is printed once it is up, and a ledger the build cannot open still ends the
-// process with its message, followed by a line saying the address no longer answers.
+// process with its message, followed by a line saying the address no longer answers. With
+// --database it runs on PostgreSQL: Settings names the engine and the address (never its
+// password), and a server that refuses the connection ends the process with a message naming it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/main/ledger/connection';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteFile } from '../../src/main/ledger/connection';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
+import { launchBrowser } from './harness';
 
 const root = path.resolve(__dirname, '../..');
 const temp = tempDir('paydesk-web-start-');
@@ -23,8 +29,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(dataDir: string, env: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, [path.join(root, 'out/main/web.js'), '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+function start(dataDir: string, env: Record<string, string> = {}, extraArgs: string[] = []): Started {
+  const child = spawn(process.execPath, [path.join(root, 'out/main/web.js'), '--data-dir', dataDir, ...extraArgs], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   let stdout = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -100,6 +106,14 @@ describe('web mode start-up', () => {
     }
   });
 
+  it('asked to stop while the core is still starting, starts it, closes it and exits 0', async () => {
+    const started = start(path.join(temp.dir, 'stopped-early'));
+    await addressOf(started);
+    // The address comes before the core's code is loaded: this stop arrives while it starts.
+    expect(started.output()).not.toContain(READY);
+    expect(await stop(started)).toBe(0);
+  });
+
   it('prints no trace unless asked', async () => {
     const started = start(path.join(temp.dir, 'quiet'), { PAYDESK_TRACE: '' });
     try {
@@ -114,7 +128,7 @@ describe('web mode start-up', () => {
     const dataDir = path.join(temp.dir, 'newer');
     mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, 'ledger.sqlite');
-    openLedger({ file }).close();
+    openSqliteFile({ file }).close();
     const raw = new Database(file);
     raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', 'x')").run();
     raw.close();
@@ -122,8 +136,73 @@ describe('web mode start-up', () => {
     expect(await started.exited).toBe(1);
     const output = started.output();
     expect(output).toContain(STARTING); // printed before the ledger was opened…
-    expect(output).toContain('Paydesk cannot open its ledger: This ledger was written by a newer Paydesk (schema version 999');
+    expect(output).toContain(`Paydesk cannot open its ledger: This ledger (SQLite ${file}) was written by a newer Paydesk (schema version 999, `);
     // …so the failure says plainly that the address is gone, after the reason; never "ready".
+    expect(output.indexOf('Paydesk cannot open its ledger')).toBeLessThan(output.indexOf(NOT_STARTED));
+    expect(output).not.toContain(READY);
+  });
+});
+
+describe('web mode on a PostgreSQL ledger (--database)', () => {
+  // A password in the address: the test server trusts loopback connections, so it is ignored
+  // there, and it must show nowhere (output, app info, Settings).
+  const PASSWORD = 'e2e-never-shown';
+  let database: TestDatabase;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await database?.drop();
+  });
+
+  it('keeps its ledger in that database, shows PostgreSQL and the address without its password in Settings, and exits 0 on SIGTERM', async () => {
+    const dataDir = path.join(temp.dir, 'postgres');
+    const url = new URL(database.url);
+    url.password = PASSWORD;
+    const shown = url.href.replace(`:${PASSWORD}@`, ':***@');
+    const started = start(dataDir, {}, ['--database', url.href]);
+    try {
+      const address = await addressOf(started);
+      await printed(started, READY);
+      const info = (await call(address, 'app:get-info')) as { ok: boolean; value?: { ledger: { engine: string; location: string; schemaVersion: number } } };
+      expect(info.value?.ledger).toMatchObject({ engine: 'postgres', location: shown });
+      expect(info.value?.ledger.schemaVersion).toBeGreaterThan(0);
+
+      browser = await launchBrowser();
+      const page = await browser.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(address.href);
+      await page.getByRole('heading', { name: 'Paydesk' }).waitFor();
+      await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
+      await expect.poll(() => page.getByTestId('ledger-location').textContent()).toBe(shown);
+      const ledgerLine = page.getByTestId('ledger-location').locator('..');
+      expect(await ledgerLine.textContent()).toMatch(/^PostgreSQL /);
+      expect(await page.content()).not.toContain(PASSWORD);
+      await page.close();
+    } finally {
+      expect(await stop(started)).toBe(0);
+    }
+    expect(started.output()).toContain(`Ledger: PostgreSQL ${shown}`);
+    expect(started.output()).not.toContain(PASSWORD);
+    // The ledger is the database's, not a file beside the data directory.
+    expect(existsSync(path.join(dataDir, 'ledger.sqlite'))).toBe(false);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const profiles = await client.query<{ n: string }>("SELECT count(*) AS n FROM profiles WHERE environment = 'local'");
+      expect(Number(profiles.rows[0]?.n)).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('ends with a message naming the server that refused the connection, and status 1', async () => {
+    const started = start(path.join(temp.dir, 'refused'), {}, ['--database', 'postgres://paydesk@127.0.0.1:1/paydesk']);
+    expect(await started.exited).toBe(1);
+    const output = started.output();
+    expect(output).toContain('Paydesk cannot open its ledger: PostgreSQL refused the connection at 127.0.0.1:1');
     expect(output.indexOf('Paydesk cannot open its ledger')).toBeLessThan(output.indexOf(NOT_STARTED));
     expect(output).not.toContain(READY);
   });

@@ -7,6 +7,9 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { parseJson } from '../../src/shared/json';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index';
+import { PAYIN_CARD_FIELDS } from '../../src/shared/spec/field-rules';
+import type { PayinMethod, PayoutMethod } from '../../src/shared/spec/methods';
+import { payinBody as fixtureBody, payoutBody as fixturePayoutBody, TEST_CARD } from '../helpers/fixtures';
 
 /** Tests read answers loosely on purpose: the assertions are the type check. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -123,58 +126,19 @@ export class Receiver {
 let seq = 0;
 export const uniq = (p: string): string => `${p}-${Date.now().toString(36)}-${++seq}`;
 
-/** A valid pay-in body for `method`, with every field that method requires. */
+/**
+ * A valid pay-in body for `method` (test/helpers/fixtures.ts: the shared samples), sent as raw JSON
+ * with the amount a JSON number and a fresh request_id; `over` replaces any field.
+ */
 export function payinBody(emu: EmulatorHandle, method: string, notify: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const m = emu.merchant;
-  const base: Record<string, unknown> = {
-    merchant_id: m.merchant_id,
-    merchant_site_id: m.merchant_site_id,
-    payment_method: method,
-    amount: method === 'crypto' ? 0.0012345678 : 25.5,
-    currency: 'EUR',
-    email: 'ana@example.com',
-    request_id: uniq('req'),
-    country: 'DEU',
-    notification_link: notify,
-    success_url: 'https://shop.example/success',
-    pending_url: 'https://shop.example/pending',
-    fail_url: 'https://shop.example/fail',
-    back_url: 'https://shop.example/back',
-    device_ip: '203.0.113.7',
-    first_name: 'Ana',
-    last_name: 'Lima',
-  };
-  const needs = (list: string[]): boolean => list.includes(method);
-  if (needs(['credit_card', 'credit_card_ftd', 'interac', 'blik', 'googlepay', 'applepay'])) base.mobile = '+4915112345678';
-  if (needs(['credit_card', 'credit_card_ftd', 'interac', 'googlepay', 'applepay'])) Object.assign(base, { address: '1 Main St', city: 'Berlin', zipCode: '10115' });
-  if (needs(['credit_card', 'credit_card_ftd', 'googlepay', 'applepay'])) Object.assign(base, { state: 'BE', birthDate: '1990-04-01' });
-  if (needs(['credit_card', 'credit_card_ftd'])) {
-    Object.assign(base, { cardNum: '4111111111111111', cardHolder: 'Ana Lima', cardExpireMonth: '12', cardExpireYear: String(new Date().getUTCFullYear() + 2), cardCvv: '123' });
-  }
-  return { ...base, ...over };
+  const body = fixtureBody(emu.merchant, method as PayinMethod, uniq('req'), { notify });
+  return { ...body, amount: method === 'crypto' ? 0.0012345678 : 25.5, ...over };
 }
 
+/** A valid payout body for `method`, as raw JSON (amount a JSON number, a fresh merchantReference); `over` replaces any field. */
 export function payoutBody(emu: EmulatorHandle, method: string, notify: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const details: Record<string, Record<string, unknown>> = {
-    credit_card: { method, cardNum: '5555555555554444', cardHolder: 'Bo Chen', cardExpireMonth: '01', cardExpireYear: String(new Date().getUTCFullYear() + 3) },
-    open_banking: { method, iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L', accountHolder: 'Bo Chen' },
-    crypto: { method, walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'ethereum' },
-    fps: { method, sortCode: '123456', accountNumber: '12345678', accountHolder: 'Bo Chen' },
-  };
-  return {
-    merchant_id: emu.merchant.merchant_id,
-    site_id: emu.merchant.merchant_site_id,
-    method,
-    mode: 'direct',
-    amount: method === 'crypto' ? 0.5 : 100.25,
-    currency: 'GBP',
-    merchantReference: uniq('po'),
-    country: 'GBR',
-    notificationUrl: notify,
-    customer: { firstName: 'Bo', lastName: 'Chen', email: 'bo@example.com', phone: '+447700900123' },
-    paymentDetails: details[method],
-    ...over,
-  };
+  const body = fixturePayoutBody(emu.merchant, method as PayoutMethod, uniq('po'), { notify });
+  return { ...body, amount: method === 'crypto' ? 0.5 : 100.25, ...over };
 }
 
 export interface MerchantKey {
@@ -201,10 +165,10 @@ export function tokenizeClaims(emu: EmulatorHandle, over: Record<string, unknown
     op: 'tokenize',
     sub: emu.merchant.merchant_id,
     iat: nowSeconds(),
-    cardholder_number: '4111111111111111',
-    cardholder_name: 'Ana Lima',
-    cardholder_exp_month: '11',
-    cardholder_exp_year: String(new Date().getUTCFullYear() + 2),
+    cardholder_number: TEST_CARD.number,
+    cardholder_name: TEST_CARD.name,
+    cardholder_exp_month: TEST_CARD.expMonth,
+    cardholder_exp_year: TEST_CARD.expYear,
     ...over,
   };
 }
@@ -212,7 +176,7 @@ export function tokenizeClaims(emu: EmulatorHandle, over: Record<string, unknown
 /** Pay-in body without card fields, for tokenization / token charge. */
 export function cardlessPayinBody(emu: EmulatorHandle, notify: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   const b = payinBody(emu, 'credit_card', notify);
-  for (const k of ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear', 'cardCvv']) delete b[k];
+  for (const k of PAYIN_CARD_FIELDS) delete b[k];
   return { ...b, ...over };
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
 import { PAYOUT_STATUS_CATALOGUE } from '../../src/shared/spec/codes';
 import { PAYOUT_METHODS } from '../../src/shared/spec/methods';
+import { TEST_CARD } from '../helpers/fixtures';
 import { admin, api, payoutBody, Receiver, startTestEmulator, waitFor, type Loose } from './helpers';
 
 let emu: EmulatorHandle;
@@ -41,7 +42,7 @@ describe('lifecycle', () => {
     expect(n.path).toBe('/payouts');
     expect(n.body).toMatchObject({ event: 'v2_payout_notification', status: 'success', status_code: 'P200', payout_id: r.json.payout_id, method, merchantReference: r.json.merchantReference });
     const final = await read(r.json.payout_id);
-    expect(final.json).toMatchObject({ status_code: 'P200', method, currency: 'GBP' });
+    expect(final.json).toMatchObject({ status_code: 'P200', method, currency: payoutBody(emu, method, rc.url()).currency });
     expect(final.text).toContain(method === 'crypto' ? '"amount":0.5' : '"amount":100.25');
   });
 
@@ -79,13 +80,13 @@ describe('lifecycle', () => {
     expect((await admin(emu)('POST', `/payouts/${r.json.payout_id}/complete`, { status_code: 'P200' })).status).toBe(409);
   });
 
-  test('the admin view shows the destination masked', async () => {
+  test('the admin view shows the destination masked, as Paydesk masks it, by the spec’s field names', async () => {
     const r = await create('credit_card');
     const v = await admin(emu)('GET', `/payouts/${r.json.payout_id}`);
-    expect(v.json.destination.card).toBe('555555******4444');
-    expect(v.text).not.toContain('5555555555554444');
+    expect(v.json.destination).toMatchObject({ method: 'credit_card', cardNum: '411111******1111' });
+    expect(v.text).not.toContain(TEST_CARD.number);
     const fps = await admin(emu)('GET', `/payouts/${(await create('fps')).json.payout_id}`);
-    expect(fps.json.destination.accountNumber).toBe('****5678');
+    expect(fps.json.destination).toMatchObject({ method: 'fps', accountNumber: '••••5678' });
   });
 });
 
@@ -168,10 +169,24 @@ describe('validation: C402', () => {
 });
 
 describe('payouts/get-status', () => {
-  test('needs payout_id; an unknown one is C402', async () => {
+  test('needs payout_id or merchantReference; an unknown one is C402 naming it', async () => {
     const missing = await api(emu)('/payouts/get-status', { merchant_id: emu.merchant.merchant_id });
-    expectC402(missing, 'MISSING_PARAMS', ['payout_id']);
+    expectC402(missing, 'MISSING_PARAMS', ['payout_id', 'merchantReference']);
     const unknown = await read('00000000-0000-4000-8000-000000000000');
     expectC402(unknown, 'INVALID_PARAMS', ['payout_id']);
+    const unknownReference = await api(emu)('/payouts/get-status', { merchant_id: emu.merchant.merchant_id, merchantReference: 'never-sent' });
+    expectC402(unknownReference, 'INVALID_PARAMS', ['merchantReference']);
+  });
+
+  test('finds a payout by its merchantReference (our extension: a payout whose create answer was lost), the newest of that reference', async () => {
+    const reference = `lost-${Date.now()}`;
+    const created = await create('fps', { merchantReference: reference });
+    expect(created.status).toBe(200);
+    const byReference = await api(emu)('/payouts/get-status', { merchant_id: emu.merchant.merchant_id, merchantReference: reference });
+    expect(byReference.status).toBe(200);
+    expect(byReference.json).toMatchObject({ payout_id: created.json.payout_id, merchantReference: reference });
+    const again = await create('fps', { merchantReference: reference });
+    const newest = await api(emu)('/payouts/get-status', { merchant_id: emu.merchant.merchant_id, merchantReference: reference });
+    expect(newest.json.payout_id).toBe(again.json.payout_id);
   });
 });

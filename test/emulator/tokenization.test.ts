@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
+import { TEST_CARD } from '../helpers/fixtures';
 import { admin, api, cardlessPayinBody, nowSeconds, Receiver, registerMerchantKey, startTestEmulator, tokenizeClaims, waitFor, type MerchantKey, type Loose } from './helpers';
 
 let emu: EmulatorHandle;
@@ -59,7 +60,7 @@ describe('tokenization', () => {
     expect(n.path).toBe('/tokens');
     expect(n.body).toMatchObject({ event: 'v2_tokenization_notification', status_code: 200, payin_id: r.json.payin_id, request_id: r.json.request_id });
     expect(n.body.token).toMatch(/^tok_/);
-    expect(n.body.card).toEqual({ brand: 'visa', bin: '411111', last4: '1111', exp_month: '11', exp_year: String(new Date().getUTCFullYear() + 2) });
+    expect(n.body.card).toEqual({ brand: 'visa', bin: '411111', last4: '1111', exp_month: TEST_CARD.expMonth, exp_year: TEST_CARD.expYear });
     expect(n.raw).not.toContain('4111111111111111');
     const adminView = await admin(emu)('GET', `/payins/${r.json.payin_id}`);
     expect(adminView.text).not.toContain('4111111111111111');

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { startListener, type Listener, type ListenerLimits } from '../../src/main/listener/server';
-import { testLedger, type TestLedger } from './ledger';
+import type { LedgerEngine } from '../../src/main/ledger/engine/types';
+import { openReader, testLedger, type TestLedger } from './ledger';
 
 export interface ListenerFixture {
   ledger: TestLedger;
@@ -8,14 +8,14 @@ export interface ListenerFixture {
   /** The profile's notification URL. */
   url: string;
   stored: number[];
-  /** A separate read-only connection: what another process would see on disk. */
-  reader: Database.Database;
-  rowCount(): number;
+  /** A separate connection: what another process would see committed (on disk, for SQLite). */
+  reader: LedgerEngine;
+  rowCount(): Promise<number>;
   close(): Promise<void>;
 }
 
 export async function listenerFixture(limits: Partial<ListenerLimits> = {}, onStored?: (id: number, ledger: TestLedger) => void): Promise<ListenerFixture> {
-  const ledger = testLedger();
+  const ledger = await testLedger();
   const stored: number[] = [];
   const listener = await startListener({
     db: ledger.db,
@@ -26,27 +26,26 @@ export async function listenerFixture(limits: Partial<ListenerLimits> = {}, onSt
     },
     now: ledger.clock.now,
   });
-  const reader = new Database(ledger.file, { readonly: true });
-  const count = reader.prepare('SELECT count(*) AS n FROM notifications');
+  const reader = openReader(ledger.address);
   return {
     ledger,
     listener,
     url: listener.url(ledger.profile.listenerPathSecret),
     stored,
     reader,
-    rowCount: () => (count.get() as { n: number }).n,
+    rowCount: async () => (await reader.get<{ n: number }>('SELECT count(*) AS n FROM notifications'))!.n,
     close: async () => {
       await listener.close();
-      reader.close();
-      ledger.close();
+      await reader.close();
+      await ledger.close();
     },
   };
 }
 
 /** Polls `check` every 10 ms until it returns true; fails after `maxMs`. */
-export async function waitFor(check: () => boolean, maxMs = 3000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, maxMs = 3000): Promise<void> {
   const until = Date.now() + maxMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error(`condition not met within ${maxMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -1,5 +1,5 @@
-// Profiles and credentials through the contract, on a real ledger file, the real embedded
-// emulator and the real OS keychain (gnome-keyring started by `npm test`).
+// Profiles and credentials through the contract, on a real ledger (this run's engine), the real
+// embedded emulator and the real OS keychain (gnome-keyring started by `npm test`).
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import type { Core } from '../../src/main/core';
 import { exportPrivatePem, generateMerchantKeyPair } from '../../src/main/gateway/jwt-keys';
 import { KeytarSecretStore } from '../../src/main/platform/keychain';
 import { testCore } from '../helpers/app-core';
+import { openReader, testDatabaseFor, testEngine } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
 
 let core: Core;
@@ -33,6 +34,24 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Whether any row of any table of the core's PostgreSQL ledger holds `text` (on SQLite, the file is among the data directory's). */
+async function postgresLedgerHolds(text: string): Promise<boolean> {
+  const url = await testDatabaseFor(dataDir);
+  if (url === undefined) return false;
+  const reader = openReader({ url });
+  try {
+    const tables = await reader.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+    expect(tables.length).toBeGreaterThan(0);
+    for (const { name } of tables) {
+      const rows = await reader.all<Record<string, unknown>>(`SELECT * FROM ${name}`);
+      if (rows.some((row) => Object.values(row).some((value) => (Buffer.isBuffer(value) ? value.includes(text) : String(value).includes(text))))) return true;
+    }
+    return false;
+  } finally {
+    await reader.close();
+  }
 }
 
 beforeEach(async () => {
@@ -109,9 +128,28 @@ describe('credentials', () => {
     expect(await keytar.getPassword(service, `${live.id}/merchant-token`)).toBe(sentinel);
     await core.close();
     for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes(sentinel), file).toBe(false);
+    expect(await postgresLedgerHolds(sentinel)).toBe(false);
+    expect(await postgresLedgerHolds(live.id)).toBe(testEngine === 'postgres'); // the search does find what is there
     core = await testCore(dataDir, new KeytarSecretStore(service));
     const cleared = await call('credentials:clear-merchant-token', { profileId: live.id });
     expect(cleared.credentials.merchantToken).toEqual({ set: false, fingerprint: null });
+  });
+
+  it('pushes the profiles after every credential change, so every screen shows the new state', async () => {
+    const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' });
+    const pushed: string[] = [];
+    const stop = core.events.subscribe((channel, payload) => {
+      if (channel !== 'profiles:profiles-changed') return;
+      const shown = (payload as InvokeOutput<'profiles:list'>).find((p) => p.id === live.id)?.credentials;
+      pushed.push(`token ${String(shown?.merchantToken.set)}, key ${String(shown?.privateKey.set)}`);
+    });
+    await call('credentials:set-merchant-token', { profileId: live.id, token: `tok_${randomUUID()}` });
+    await call('credentials:generate-key', { profileId: live.id, kid: 'pushed-kid' });
+    await call('credentials:clear-merchant-token', { profileId: live.id });
+    await call('credentials:export-public-key', { profileId: live.id });
+    stop();
+    expect(pushed).toEqual(['token true, key false', 'token true, key true', 'token false, key true']);
+    expect(await failure('credentials:set-merchant-token', { profileId: 'no-such-profile', token: `tok_${randomUUID()}` })).toMatchObject({ code: 'not_found' });
   });
 
   it('refuses a merchant-token that cannot travel in an HTTP header, and one left so in the keychain stops a create cleanly', async () => {

@@ -76,6 +76,42 @@ describe('web-mode server', () => {
     expect((await rpc('settings:get', undefined, { 'x-paydesk-token': 'wrong' })).status).toBe(401);
   });
 
+  it('answers a browser opening a page without its session with a page saying where the address is; calls keep their JSON error', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const refusals = [
+      { pathname: '/', headers: browser, status: 401 },
+      { pathname: '/?token=of-a-run-before-the-restart', headers: browser, status: 401 },
+      { pathname: '/', headers: { ...browser, cookie: 'paydesk_session=of-a-run-before-the-restart' }, status: 401 },
+      { pathname: '/assets/app.js', headers: browser, status: 401 },
+      { pathname: '/', headers: { ...browser, origin: 'http://evil.example' }, status: 403 },
+    ];
+    for (const { pathname, headers, status } of refusals) {
+      const page = await request(pathname, { headers });
+      expect(page.status, pathname).toBe(status);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toMatch(/^<!doctype html>/);
+      expect(page.body).toContain('<h1>Open Paydesk from the address it printed</h1>');
+      expect(page.body).toContain('<code>npm start</code>');
+      expect(page.body).toContain(`<code>http://127.0.0.1:${server.port}/?token=…</code>`);
+      expect(page.body).not.toContain(server.token);
+      expect(page.body).not.toContain('of-a-run-before-the-restart');
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+    // The app's own calls, and anything that is not a browser opening a page, keep the JSON error.
+    const calls = [
+      await rpc('settings:get', undefined, { 'x-paydesk-token': '', accept: browser.accept }),
+      await request('/events', { headers: { accept: 'text/event-stream' } }),
+      await request('/'),
+    ];
+    for (const reply of calls) {
+      expect(reply.status).toBe(401);
+      expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+    expect(JSON.parse(calls[0]?.body ?? '')).toEqual({ ok: false, error: { code: 'unauthorized', message: 'Missing or wrong session token: open the address Paydesk printed.' } });
+  });
+
   it('serves the page with the token, sets an HttpOnly session cookie and security headers', async () => {
     const page = await request(`/?token=${server.token}`);
     expect(page.status).toBe(200);

@@ -19,11 +19,10 @@ afterAll(async () => {
 });
 
 /** As if the process had died right after the attempt recorded the answer. */
-function unapply(table: 'payins' | 'payouts', id: number): void {
+async function unapply(table: 'payins' | 'payouts', id: number): Promise<void> {
   const gatewayId = table === 'payins' ? 'payin_id = NULL, redirect_url = NULL' : 'payout_id = NULL';
-  h.core.ledger
-    .prepare(`UPDATE ${table} SET ${gatewayId}, status_code = NULL, status_category = NULL, reason_code = NULL, status_changed_at = NULL, gateway_created_at = NULL WHERE id = ?`)
-    .run(id);
+  const changed = await h.core.ledger.run(`UPDATE ${table} SET ${gatewayId}, status_code = NULL, status_category = NULL, reason_code = NULL, status_changed_at = NULL, gateway_created_at = NULL WHERE id = ?`, [id]);
+  expect(changed, `${table} row ${id} undone`).toBe(1);
 }
 
 describe('a create answer recorded but not applied when the process died', () => {
@@ -33,8 +32,8 @@ describe('a create answer recorded but not applied when the process died', () =>
     expect([payin.outcome, payout.outcome]).toEqual(['succeeded', 'succeeded']);
     const payinId = payin.payin?.payinId;
     const payoutId = payout.payout?.payoutId;
-    unapply('payins', payin.payin?.id ?? 0);
-    unapply('payouts', payout.payout?.id ?? 0);
+    await unapply('payins', payin.payin?.id ?? 0);
+    await unapply('payouts', payout.payout?.id ?? 0);
     const before = (await admin<{ count: number }>(h.core, '/payins')).body.count;
 
     await h.restart();

@@ -6,20 +6,23 @@
 // sometimes at a random time after spawn (start-up recovery, the upload). Each restart resumes
 // the batch by itself (BatchService.recover) or through 'batches:resume'. At the end the gateway
 // holds each item's payout exactly once, under the one Idempotency-Key the item recorded, the
-// ledger agrees with it (ids, amounts, currencies, statuses), no item is left open, and both
-// SQLite files pass integrity_check (the ledger after every kill too).
+// ledger agrees with it (ids, amounts, currencies, statuses), no item is left open, the gateway's
+// file passes integrity_check and the ledger is intact after every kill (ledgerIntegrityProblems).
+// On both engines: the child opens the ledger this run uses (PAYDESK_TEST_ENGINE).
 // Default: 200 rows, 8 kills; PAYDESK_LONG=1: 200 rows, 30 kills. PAYDESK_SEED replays.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
 import type { BatchRowForm } from '../../src/shared/contract';
+import { payoutForm } from '../helpers/fixtures';
+import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
 import type { BatchChildConfig } from './helpers/batch-child';
 import { killAllStarted, startChild, type RunningChild } from './helpers/child';
 import { startLatencyProxy, type LatencyProxy } from './helpers/latency-proxy';
 import { announceSeed, LONG, Rng, suiteSeed } from './helpers/seed';
-import { countBy, gatewayState, integrityProblems, ledgerState, sameAmount, withDb } from './helpers/stores';
+import { countBy, gatewayState, integrityProblems, ledgerAt, ledgerCreated, ledgerIntegrityProblems, ledgerState, sameAmount, withLedger } from './helpers/stores';
 
 const seed = suiteSeed();
 const replay = announceSeed('crash-batch', seed);
@@ -41,29 +44,15 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const DETAILS = {
-  open_banking: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountHolder: 'Ana Lima' },
-  crypto: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'ethereum' },
-  fps: { sortCode: '401276', accountNumber: '12345678', accountHolder: 'Ana Lima' },
-} as const;
 const METHODS = ['open_banking', 'crypto', 'fps'] as const;
 
 /** 200 rows as the renderer maps them: batchable methods drawn by the seed, distinct amounts, own references. */
 function batchPlan(r: Rng): { line: number; form: BatchRowForm }[] {
   return Array.from({ length: ROWS }, (_, i) => {
     const method = r.pick(METHODS);
-    return {
-      line: i + 2,
-      form: {
-        method,
-        amount: method === 'crypto' ? `0.${String(1_000_000_007 + i * 7919).slice(-10)}` : `${10 + i}.${String((i * 37) % 100).padStart(2, '0')}`,
-        currency: method === 'fps' ? 'GBP' : 'EUR',
-        country: method === 'fps' ? 'GBR' : 'DEU',
-        merchantReference: `crash-batch-${seed}-${i + 1}`,
-        customer: { firstName: 'Ana', lastName: `Lima${i}`, email: `payee${i}@example.com` },
-        paymentDetails: DETAILS[method],
-      },
-    };
+    const amount = method === 'crypto' ? `0.${String(1_000_000_007 + i * 7919).slice(-10)}` : `${10 + i}.${String((i * 37) % 100).padStart(2, '0')}`;
+    const form = payoutForm(method, { amount, reference: `crash-batch-${seed}-${i + 1}`, email: `payee${i}@example.com` });
+    return { line: i + 2, form: { ...form, customer: { ...form.customer, lastName: `Lima${i}` } } };
   });
 }
 
@@ -86,9 +75,10 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
       proxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => proxyRng.int(10, 120));
       const rows = batchPlan(rng.fork(2));
       const dataDir = path.join(temp.dir, 'data');
-      const ledgerFile = path.join(dataDir, 'ledger.sqlite');
+      const ledger = await ledgerAt(dataDir);
       const config: BatchChildConfig = {
         dataDir,
+        database: await testDatabaseFor(dataDir),
         logFile: path.join(temp.dir, 'core.log'),
         gateway: { baseUrl: proxy.baseUrl, adminUrl: emulator.adminUrl, hostedUrl: emulator.hostedUrl, merchant: emulator.merchant },
         fileName: 'crash-batch.csv',
@@ -128,10 +118,10 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
           finishedEarly = true;
           break;
         }
-        // A kill before the core created its data directory leaves nothing to check or count.
-        if (!existsSync(ledgerFile)) continue;
-        expect(integrityProblems(ledgerFile), `${replay}: ledger after kill of run ${run}`).toEqual([]);
-        cutMidSend += withDb(ledgerFile, (db) => db.prepare("SELECT count(*) FROM batch_items WHERE state = 'sending'").pluck().get() as number);
+        // A kill before the core created its ledger leaves nothing to check or count.
+        if (!(await ledgerCreated(ledger))) continue;
+        expect(await ledgerIntegrityProblems(ledger), `${replay}: ledger after kill of run ${run}`).toEqual([]);
+        cutMidSend += await withLedger(ledger, async (db) => (await db.get<{ n: number }>("SELECT count(*) AS n FROM batch_items WHERE state = 'sending'"))?.n ?? 0);
       }
 
       // A last run without a kill settles the batch and stays up until the payouts' notifications
@@ -142,25 +132,22 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
       const done = await last.waitFor((l) => l.event === 'done' || l.event === 'failed', 90_000);
       expect(done.event, `${replay}: ${JSON.stringify(done)}\n${last.stderr()}`).toBe('done');
       const settledDeadline = Date.now() + 30_000;
-      const payoutsSettled = () => {
-        const payouts = ledgerState(ledgerFile).payouts;
+      const payoutsSettled = async () => {
+        const payouts = (await ledgerState(ledger)).payouts;
         return payouts.length === ROWS && payouts.every((p) => p.status_code === 'P200' && p.claim_state === 'verified');
       };
-      while (!payoutsSettled() && Date.now() < settledDeadline) await sleep(200);
+      while (!(await payoutsSettled()) && Date.now() < settledDeadline) await sleep(200);
       const exit = await last.kill('SIGTERM');
       expect(exit.code, `${replay}: last run exit`).toBe(0);
 
       const gateway = gatewayState(emulatorFile);
-      const ledger = ledgerState(ledgerFile);
-      const items = withDb(ledgerFile, (db) => db.prepare('SELECT merchant_reference, state, idempotency_key, payout_row_id, amount, currency FROM batch_items ORDER BY line').all()) as {
-        merchant_reference: string;
-        state: string;
-        idempotency_key: string | null;
-        payout_row_id: number | null;
-        amount: string;
-        currency: string;
-      }[];
-      const batches = withDb(ledgerFile, (db) => db.prepare('SELECT id, state FROM batches').all()) as { id: number; state: string }[];
+      const recorded = await ledgerState(ledger);
+      const { items, batches } = await withLedger(ledger, async (db) => ({
+        items: await db.all<{ merchant_reference: string; state: string; idempotency_key: string | null; payout_row_id: number | null; amount: string; currency: string }>(
+          'SELECT merchant_reference, state, idempotency_key, payout_row_id, amount, currency FROM batch_items ORDER BY line',
+        ),
+        batches: await db.all<{ id: number; state: string }>('SELECT id, state FROM batches'),
+      }));
       const problems: string[] = [];
 
       expect(batches, `${replay}: one batch, done`).toEqual([{ id: batches[0]?.id, state: 'done' }]);
@@ -180,9 +167,9 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
       expect(gateway.payins.length).toBe(0);
 
       // The ledger agrees: one payout row and one settled attempt per item, same key, id, amount, currency, status.
-      const payoutRows = new Map(ledger.payouts.map((p) => [p.id, p]));
-      const attemptsByRef = new Map<string, typeof ledger.attempts>();
-      for (const a of ledger.attempts) attemptsByRef.set(a.reference, [...(attemptsByRef.get(a.reference) ?? []), a]);
+      const payoutRows = new Map(recorded.payouts.map((p) => [p.id, p]));
+      const attemptsByRef = new Map<string, typeof recorded.attempts>();
+      for (const a of recorded.attempts) attemptsByRef.set(a.reference, [...(attemptsByRef.get(a.reference) ?? []), a]);
       const gatewayRow = new Map(gateway.payouts.map((p) => [p.merchant_reference, p]));
       const planned = new Map(rows.map((r) => [String(r.form.merchantReference), r.form]));
       for (const item of items) {
@@ -208,10 +195,10 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
         if (row.status_code !== at.status_code) problems.push(`${ref}: status ${row.status_code} vs gateway ${at.status_code}`);
         if (row.mismatch) problems.push(`${ref}: flagged mismatch`);
       }
-      expect(ledger.payouts.length, `${replay}: ledger payout rows`).toBe(ROWS);
+      expect(recorded.payouts.length, `${replay}: ledger payout rows`).toBe(ROWS);
       expect(problems, `${replay}\nkills: ${kills.join('; ')}`).toEqual([]);
 
-      expect(integrityProblems(ledgerFile), `${replay}: ledger integrity`).toEqual([]);
+      expect(await ledgerIntegrityProblems(ledger), `${replay}: ledger integrity`).toEqual([]);
       expect(integrityProblems(emulatorFile), `${replay}: gateway integrity`).toEqual([]);
 
       const resends = [...proxy.sendsPerKey.values()].filter((n) => n > 1).length;

@@ -4,21 +4,28 @@
 // then started again on the same data directory, repeatedly. Each restart turns attempts left
 // "sending" into "unknown" and settles them with a status read or a same-key resend. At the end
 // the gateway holds each payment exactly once, under the one Idempotency-Key the ledger recorded,
-// the ledger agrees with it (ids, amounts, statuses), and both SQLite files pass integrity_check.
+// the ledger agrees with it (ids, amounts, statuses), the gateway's file passes integrity_check and
+// the ledger is intact (ledgerIntegrityProblems). On both engines: the child opens the ledger this
+// run uses (PAYDESK_TEST_ENGINE).
 // Default: ~60 creates and 6 kills; PAYDESK_LONG=1: 400 creates and 40 kills. PAYDESK_SEED replays.
 // (The payout CSV batch variant of item 1 is test/reliability/crash-batch.test.ts.)
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import keytar from 'keytar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
+import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
 import { killAllStarted, startChild, writeConfig, type RunningChild } from './helpers/child';
 import type { ChildConfig } from './helpers/core-child';
 import { startLatencyProxy, type LatencyProxy } from './helpers/latency-proxy';
 import { crashPlan } from './helpers/plan';
 import { announceSeed, LONG, Rng, suiteSeed } from './helpers/seed';
-import { countBy, gatewayState, integrityProblems, integrityProblemsAfterKill, ledgerState, sameAmount } from './helpers/stores';
+import { countBy, gatewayState, integrityProblems, ledgerAt, ledgerIntegrityProblems, ledgerIntegrityProblemsAfterKill, ledgerState, sameAmount } from './helpers/stores';
+
+/** The end of the child's log, shown with a failure. */
+const logTail = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').slice(-4000) : '(no log)');
 
 const seed = suiteSeed();
 const replay = announceSeed('crash-creates', seed);
@@ -58,9 +65,10 @@ describe('crash safety of single creates (SIGKILL at random points, then resume)
       proxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => proxyRng.int(10, 80));
       const plan = crashPlan(rng.fork(2), seed, SIZE.payins, SIZE.payouts);
       const dataDir = path.join(temp.dir, 'data');
-      const ledgerFile = path.join(dataDir, 'ledger.sqlite');
+      const ledgerAddress = await ledgerAt(dataDir);
       const config: ChildConfig = {
         dataDir,
+        database: await testDatabaseFor(dataDir),
         logFile: path.join(temp.dir, 'core.log'),
         keychainService: service,
         gateway: { baseUrl: proxy.baseUrl, adminUrl: emulator.adminUrl, hostedUrl: emulator.hostedUrl, merchant: emulator.merchant },
@@ -99,12 +107,12 @@ describe('crash safety of single creates (SIGKILL at random points, then resume)
         void ready.catch(() => undefined);
         unknownAtStart += readyLine?.attempts?.unknown ?? 0;
         preparedAtStart += readyLine?.attempts?.prepared ?? 0;
-        if (child.lines.some((l) => l.event === 'failed')) throw new Error(`${replay}: child run ${run} failed: ${JSON.stringify(child.lines.at(-1))}\n${child.stderr()}`);
+        if (child.lines.some((l) => l.event === 'failed')) throw new Error(`${replay}: child run ${run} failed: ${JSON.stringify(child.lines.at(-1))}\n${child.stderr()}\ncore log (end):\n${logTail(path.join(temp.dir, 'core.log'))}`);
         if (exit.code === 0) {
           finishedEarly = true;
           break;
         }
-        expect(integrityProblemsAfterKill(ledgerFile), `${replay}: ledger after kill of run ${run}`).toEqual([]);
+        expect(await ledgerIntegrityProblemsAfterKill(ledgerAddress), `${replay}: ledger after kill of run ${run}`).toEqual([]);
       }
 
       // A last run without a kill settles everything, creates the rest and stays up until the
@@ -117,16 +125,16 @@ describe('crash safety of single creates (SIGKILL at random points, then resume)
       unknownAtStart += lastReady?.attempts?.unknown ?? 0;
       preparedAtStart += lastReady?.attempts?.prepared ?? 0;
       const settledDeadline = Date.now() + 30_000;
-      const payoutsSettled = () => {
-        const payouts = ledgerState(ledgerFile).payouts;
+      const payoutsSettled = async () => {
+        const payouts = (await ledgerState(ledgerAddress)).payouts;
         return payouts.length === SIZE.payouts && payouts.every((p) => p.status_code === 'P200' && p.claim_state === 'verified');
       };
-      while (!payoutsSettled() && Date.now() < settledDeadline) await sleep(200);
+      while (!(await payoutsSettled()) && Date.now() < settledDeadline) await sleep(200);
       const exit = await last.kill('SIGTERM');
       expect(exit.code, `${replay}: last run exit`).toBe(0);
 
       const gateway = gatewayState(emulatorFile);
-      const ledger = ledgerState(ledgerFile);
+      const ledger = await ledgerState(ledgerAddress);
       const planned = new Map(plan.map((item) => [item.ref, item]));
       const amountOf = (ref: string) => String((planned.get(ref)?.form as { amount?: string }).amount);
 
@@ -172,7 +180,7 @@ describe('crash safety of single creates (SIGKILL at random points, then resume)
       expect(rows.size, `${replay}: ledger rows`).toBe(plan.length);
       expect(problems, `${replay}\nkills: ${kills.join('; ')}`).toEqual([]);
 
-      expect(integrityProblems(ledgerFile), `${replay}: ledger integrity`).toEqual([]);
+      expect(await ledgerIntegrityProblems(ledgerAddress), `${replay}: ledger integrity`).toEqual([]);
       expect(integrityProblems(emulatorFile), `${replay}: gateway integrity`).toEqual([]);
 
       // The kills did land mid-create: attempts were found unknown / prepared at restart and settled.

@@ -5,7 +5,9 @@
 // with SIGKILL and restarted at random. At the end every notification the gateway sent is in the
 // ledger exactly once by dedupe key (every further copy kept as a duplicate), every one the
 // gateway saw acknowledged is on disk, nothing is pending, orphaned or malformed, every
-// transaction is final and verified by a status read, and both files pass integrity_check.
+// transaction is final and verified by a status read, the gateway's file passes integrity_check
+// and the ledger is intact (ledgerIntegrityProblems). On both engines: the child opens the ledger
+// this run uses (PAYDESK_TEST_ENGINE).
 // Default: 180 distinct notifications (~300-500 received) and 5 kills; PAYDESK_LONG=1: 2,200
 // distinct (thousands received) and 25 kills. PAYDESK_SEED replays.
 import { randomUUID } from 'node:crypto';
@@ -13,12 +15,13 @@ import path from 'node:path';
 import keytar from 'keytar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
+import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
 import { killAllStarted, startChild, writeConfig } from './helpers/child';
 import type { ChildConfig } from './helpers/core-child';
 import { notificationPlan } from './helpers/plan';
 import { announceSeed, LONG, Rng, suiteSeed } from './helpers/seed';
-import { countBy, gatewayState, integrityProblems, integrityProblemsAfterKill, ledgerState, type GatewayState, type LedgerState } from './helpers/stores';
+import { countBy, gatewayState, integrityProblems, ledgerAt, ledgerIntegrityProblems, ledgerIntegrityProblemsAfterKill, ledgerState, type GatewayState, type LedgerState } from './helpers/stores';
 
 const seed = suiteSeed();
 const replay = announceSeed('notification-durability', seed);
@@ -79,9 +82,10 @@ describe('notification durability under faults and SIGKILL', () => {
       const { adminUrl } = emulator;
       const plan = notificationPlan(rng.fork(1), seed, SIZE.payins, SIZE.payouts, SIZE.tokenizations);
       const dataDir = path.join(temp.dir, 'data');
-      const ledgerFile = path.join(dataDir, 'ledger.sqlite');
+      const ledgerAddress = await ledgerAt(dataDir);
       const config: ChildConfig = {
         dataDir,
+        database: await testDatabaseFor(dataDir),
         logFile: path.join(temp.dir, 'core.log'),
         keychainService: service,
         gateway: { baseUrl: emulator.baseUrl, adminUrl, hostedUrl: emulator.hostedUrl, merchant: emulator.merchant },
@@ -130,7 +134,7 @@ describe('notification durability under faults and SIGKILL', () => {
         const failed = child.lines.find((l) => l.event === 'failed');
         if (failed) throw new Error(`${replay}: child run ${run} failed: ${JSON.stringify(failed)}\n${child.stderr()}`);
         kills.push(`run ${run}: killed after ${uptime} ms (${exit.signal ?? exit.code})`);
-        expect(integrityProblemsAfterKill(ledgerFile), `${replay}: ledger after kill of run ${run}`).toEqual([]);
+        expect(await ledgerIntegrityProblemsAfterKill(ledgerAddress), `${replay}: ledger after kill of run ${run}`).toEqual([]);
         await sleep(killRng.int(0, 400)); // the gateway meets a closed port meanwhile
       }
 
@@ -143,16 +147,16 @@ describe('notification durability under faults and SIGKILL', () => {
       expect(done.event, `${replay}: ${JSON.stringify(done)}\n${last.stderr()}`).toBe('done');
       const deadline = Date.now() + (LONG ? 300_000 : 60_000);
       let gateway = gatewayState(emulatorFile);
-      let ledger = ledgerState(ledgerFile);
+      let ledger = await ledgerState(ledgerAddress);
       while (!converged(gateway, ledger) && Date.now() < deadline) {
         await sleep(250);
         gateway = gatewayState(emulatorFile);
-        ledger = ledgerState(ledgerFile);
+        ledger = await ledgerState(ledgerAddress);
       }
       const exit = await last.kill('SIGTERM');
       expect(exit.code, `${replay}: last run exit`).toBe(0);
       gateway = gatewayState(emulatorFile);
-      ledger = ledgerState(ledgerFile);
+      ledger = await ledgerState(ledgerAddress);
 
       // The gateway did its part: every transaction exists once, every notification was delivered.
       expect(gateway.payins.length + gateway.payouts.length, `${replay}: transactions at the gateway`).toBe(plan.length);
@@ -196,7 +200,7 @@ describe('notification durability under faults and SIGKILL', () => {
       expect(ledger.tokens, `${replay}: vaulted tokens`).toBe(SIZE.tokenizations);
       expect(problems.slice(0, 30), `${replay}\nkills: ${kills.join('; ')}\nemulator: ${emulatorWarnings.filter((w) => w.startsWith('ERROR')).slice(0, 5).join('\n')}`).toEqual([]);
 
-      expect(integrityProblems(ledgerFile), `${replay}: ledger integrity`).toEqual([]);
+      expect(await ledgerIntegrityProblems(ledgerAddress), `${replay}: ledger integrity`).toEqual([]);
       expect(integrityProblems(emulatorFile), `${replay}: gateway integrity`).toEqual([]);
 
       const received = ledger.notifications.length;

@@ -5,7 +5,7 @@
 // success fits the channel's output schema; a refusal carries a known error code (never
 // 'internal', which would be a crash in a handler), a message, and for 'invalid_input' the
 // offending fields; and a refused call wrote nothing (ledger digest: every table's row count,
-// the audit head, and the connection's total changes). Unknown channels are refused the same way.
+// the audit head, and a hash of every row). Unknown channels are refused the same way.
 import fc from 'fast-check';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,10 +59,10 @@ async function must<T>(channel: string, input?: unknown): Promise<T> {
 
 /** Waits until nothing writes the ledger for a while (a sweep or a batch a fuzzed call started in the background). */
 async function quiet(): Promise<void> {
-  let last = ledgerDigest(core.ledger).changes;
+  let last = (await ledgerDigest(core.ledger)).content;
   for (let i = 0; i < 200; i++) {
     await sleep(30);
-    const now = ledgerDigest(core.ledger).changes;
+    const now = (await ledgerDigest(core.ledger)).content;
     if (now === last) return;
     last = now;
   }
@@ -156,7 +156,7 @@ describe('every contract entry under hostile input', () => {
       const schema = invokeContract[channel].input;
       await fc.assert(
         fc.asyncProperty(broken(channel) ?? fc.oneof({ weight: 4, arbitrary: fromSchema(schema, plausible()) }, { weight: 1, arbitrary: hostileValue() }), async (input) => {
-          const before = ledgerDigest(core.ledger);
+          const before = await ledgerDigest(core.ledger);
           let envelope: Envelope<unknown>;
           try {
             envelope = await call(channel, input);
@@ -170,7 +170,7 @@ describe('every contract entry under hostile input', () => {
             checkEnvelope(channel, input, envelope, before, before);
             return;
           }
-          checkEnvelope(channel, input, envelope, before, ledgerDigest(core.ledger));
+          checkEnvelope(channel, input, envelope, before, await ledgerDigest(core.ledger));
         }),
         checkParams(40),
       );
@@ -181,10 +181,10 @@ describe('every contract entry under hostile input', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'payins:create ', 'PAYINS:CREATE', 'payins:create\u0000')), hostileValue(), async (channel, input) => {
         if ((invokeChannels as string[]).includes(channel)) return;
-        const before = ledgerDigest(core.ledger);
+        const before = await ledgerDigest(core.ledger);
         const envelope = await call(channel, input);
         expect(envelope, show(channel)).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
-        expect(ledgerDigest(core.ledger)).toEqual(before);
+        expect(await ledgerDigest(core.ledger)).toEqual(before);
       }),
       checkParams(100),
     );

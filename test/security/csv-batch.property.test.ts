@@ -22,7 +22,7 @@ import type { Core } from '../../src/main/core';
 import type { Profile } from '../../src/main/ledger/repositories/profiles';
 import { acceptRows } from '../../src/main/services/payouts-batch/batch-rows';
 import { ServiceError } from '../../src/main/services/errors';
-import { guessMapping, MAPPING_TARGETS, parseCsvText, validateRows, type Mapping } from '../../src/renderer/features/payouts/csv';
+import { guessMapping, MAPPING_TARGETS, parseCsvText, payoutTemplateCsv, validateRows, type Mapping } from '../../src/renderer/features/payouts/csv';
 import { BATCH_CHUNK_ROWS, batchRowSchema, type BatchRowForm, type BatchView, type ContractErrorCode, type Envelope } from '../../src/shared/contract';
 import { testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
@@ -30,12 +30,10 @@ import { payoutItem } from '../reliability/helpers/plan';
 import { checkParams, hostileValue, prototypePollution, show } from './helpers/arbitraries';
 import { ledgerDigest } from './helpers/ledger-digest';
 
-const HEADER = ['method', 'amount', 'currency', 'country', 'merchantReference', 'firstName', 'lastName', 'email', 'iban', 'bic', 'accountHolder', 'walletAddress', 'network', 'sortCode', 'accountNumber'];
-const TEMPLATE_ROWS = [
-  ['open_banking', '120.50', 'EUR', 'DEU', '', 'Ana', 'Lima', 'ana@example.com', 'DE89370400440532013000', 'COBADEFFXXX', 'Ana Lima', '', '', '', ''],
-  ['fps', '75.00', 'GBP', 'GBR', '', 'John', 'Smith', 'john@example.com', '', '', 'John Smith', '', '', '401276', '12345678'],
-  ['crypto', '0.0125', 'EUR', 'DEU', '', 'Mia', 'Chen', 'mia@example.com', '', '', '', '0x52908400098527886E0F7030069857D2E4169EE7', 'ethereum', '', ''],
-];
+/** The batch screen's own template (one valid row per batchable method): what a user starts from. */
+const TEMPLATE = parseCsvText('payouts-template.csv', payoutTemplateCsv());
+const HEADER = TEMPLATE.headers;
+const TEMPLATE_ROWS = TEMPLATE.rows.map((row) => row.cells);
 
 const hostileCell = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 30 }) },
@@ -158,9 +156,9 @@ const PROFILE: Profile = {
 };
 
 /** Main's own check of rows (what 'batches:add-items' runs), on a batch that holds nothing yet: the refusal's fields, or null when accepted. */
-function mainRefuses(rows: { line: number; form: BatchRowForm }[]): Record<string, string> | null {
+async function mainRefuses(rows: { line: number; form: BatchRowForm }[]): Promise<Record<string, string> | null> {
   try {
-    acceptRows(rows, { profile: PROFILE, notificationUrl: 'http://127.0.0.1:9/n/fuzz', newReference: () => randomUUID(), referenceTaken: () => false, lineTaken: () => false });
+    await acceptRows(rows, { profile: PROFILE, notificationUrl: 'http://127.0.0.1:9/n/fuzz', newReference: () => randomUUID(), referenceTaken: async () => false, lineTaken: async () => false });
     return null;
   } catch (error) {
     if (!(error instanceof ServiceError) || error.code !== 'invalid_input') throw error;
@@ -206,7 +204,7 @@ describe('CSV batch import in the renderer: parse, mapping and preview under hos
             for (const [field, problem] of Object.entries(row.problems)) {
               expect(field.length > 0 && typeof problem === 'string' && problem.trim().length > 0 && !/undefined|\[object/.test(problem), `unclear problem ${field}: ${problem} (${what})`).toBe(true);
             }
-            const refused = mainRefuses([{ line: row.line, form: row.form }]);
+            const refused = await mainRefuses([{ line: row.line, form: row.form }]);
             if (refused) {
               rowsBad++;
               expect(Object.keys(row.problems).length, `main refuses ${show(refused)} but the preview shows no problem: ${what}`).toBeGreaterThan(0);
@@ -218,7 +216,7 @@ describe('CSV batch import in the renderer: parse, mapping and preview under hos
             }
           }
           // What the batch screen uploads (the rows without problems) main stores whole.
-          expect(mainRefuses(passed), `main refuses rows the preview passed: ${show(text, 400)}`).toBeNull();
+          expect(await mainRefuses(passed), `main refuses rows the preview passed: ${show(text, 400)}`).toBeNull();
         },
       ),
       checkParams(300),
@@ -256,15 +254,15 @@ async function must<T>(channel: string, input?: unknown): Promise<T> {
   return envelope.value as T;
 }
 
-const itemsOf = (id: number) => core.ledger.prepare('SELECT * FROM batch_items WHERE batch_id = ? ORDER BY id').all(id);
+const itemsOf = (id: number) => core.ledger.all<{ merchant_reference: string }>('SELECT * FROM batch_items WHERE batch_id = ? ORDER BY id', [id]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until nothing writes the ledger for a while (the seeded payout's notification and its read). */
 async function quiet(): Promise<void> {
-  let last = ledgerDigest(core.ledger).changes;
+  let last = (await ledgerDigest(core.ledger)).content;
   for (let i = 0; i < 200; i++) {
     await sleep(50);
-    const now = ledgerDigest(core.ledger).changes;
+    const now = (await ledgerDigest(core.ledger)).content;
     if (now === last) return;
     last = now;
   }
@@ -351,8 +349,8 @@ describe("CSV batch import in main: 'batches:create' and 'batches:add-items' und
     await fc.assert(
       fc.asyncProperty(addItemsInput, async (generated) => {
         const input = generated !== null && typeof generated === 'object' && (generated as { id?: unknown }).id === 0 ? { ...(generated as object), id: draft.id } : generated;
-        const before = ledgerDigest(core.ledger);
-        const itemsBefore = itemsOf(draft.id);
+        const before = await ledgerDigest(core.ledger);
+        const itemsBefore = await itemsOf(draft.id);
         let envelope: Envelope<unknown>;
         try {
           envelope = await core.dispatch('batches:add-items', input);
@@ -363,12 +361,12 @@ describe("CSV batch import in main: 'batches:create' and 'batches:add-items' und
         checkRefusal('batches:add-items', input, envelope);
         if (envelope.ok) {
           const sent = (input as { items: unknown[] }).items.length;
-          expect(itemsOf(draft.id).length, `accepted: every row stored (${show(input)})`).toBe(itemsBefore.length + sent);
-          storedReferences.push(...(itemsOf(draft.id).slice(itemsBefore.length) as { merchant_reference: string }[]).map((r) => r.merchant_reference));
+          expect((await itemsOf(draft.id)).length, `accepted: every row stored (${show(input)})`).toBe(itemsBefore.length + sent);
+          storedReferences.push(...(await itemsOf(draft.id)).slice(itemsBefore.length).map((r) => r.merchant_reference));
           return;
         }
-        expect(ledgerDigest(core.ledger), `a refused add-items wrote to the ledger: ${show(input)} → ${show(envelope)}`).toEqual(before);
-        expect(itemsOf(draft.id), 'the batch items changed on a refusal').toEqual(itemsBefore);
+        expect(await ledgerDigest(core.ledger), `a refused add-items wrote to the ledger: ${show(input)} → ${show(envelope)}`).toEqual(before);
+        expect(await itemsOf(draft.id), 'the batch items changed on a refusal').toEqual(itemsBefore);
       }),
       checkParams(200),
     );
@@ -382,7 +380,7 @@ describe("CSV batch import in main: 'batches:create' and 'batches:add-items' und
     );
     await fc.assert(
       fc.asyncProperty(createInput, async (input) => {
-        const before = ledgerDigest(core.ledger);
+        const before = await ledgerDigest(core.ledger);
         let envelope: Envelope<unknown>;
         try {
           envelope = await core.dispatch('batches:create', input);
@@ -395,15 +393,15 @@ describe("CSV batch import in main: 'batches:create' and 'batches:add-items' und
           await must('batches:discard', { id: (envelope.value as BatchView).id });
           return;
         }
-        expect(ledgerDigest(core.ledger), `a refused create wrote to the ledger: ${show(input)}`).toEqual(before);
+        expect(await ledgerDigest(core.ledger), `a refused create wrote to the ledger: ${show(input)}`).toEqual(before);
       }),
       checkParams(150),
     );
   }, 120_000);
 
   it('names the line and field of a bad row at the end of a full chunk, and stores none of it', async () => {
-    const before = ledgerDigest(core.ledger);
-    const itemsBefore = itemsOf(draft.id);
+    const before = await ledgerDigest(core.ledger);
+    const itemsBefore = await itemsOf(draft.id);
     const rows = Array.from({ length: BATCH_CHUNK_ROWS }, (_, i) => ({ line: 5_000 + i, form: validForm(`fuzz-full-${i}-${randomUUID()}`, i) }));
     rows[BATCH_CHUNK_ROWS - 1] = { line: 5_000 + BATCH_CHUNK_ROWS - 1, form: { ...validForm('fuzz-last', 0), merchantReference: String(rows[0]?.form.merchantReference) } };
     rows[BATCH_CHUNK_ROWS - 2] = { line: 5_000 + BATCH_CHUNK_ROWS - 2, form: { ...validForm('fuzz-card', 0), method: 'credit_card' } };
@@ -413,8 +411,8 @@ describe("CSV batch import in main: 'batches:create' and 'batches:add-items' und
     expect(envelope.error.code).toBe('invalid_input');
     expect(Object.keys(envelope.error.fields ?? {})).toEqual([`items.${5_000 + BATCH_CHUNK_ROWS - 2}.method`, `items.${5_000 + BATCH_CHUNK_ROWS - 1}.merchantReference`]);
     expect(envelope.error.message).toMatch(/not stored/);
-    expect(ledgerDigest(core.ledger)).toEqual(before);
-    expect(itemsOf(draft.id)).toEqual(itemsBefore);
+    expect(await ledgerDigest(core.ledger)).toEqual(before);
+    expect(await itemsOf(draft.id)).toEqual(itemsBefore);
   });
 
   it('never needed the internal-error path', () => {

@@ -37,7 +37,10 @@ function send(req: Sent): Promise<{ status: number; body: string }> {
   const url = new URL(fx.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...req.headers };
-    if (!req.chunked) headers['content-length'] = String(req.body.length);
+    // Framed either way: Node chunks a GET, DELETE or OPTIONS body only when told to, and an unframed
+    // body would reach the server as a second, garbage request (a 400 racing the 405).
+    if (req.chunked) headers['transfer-encoding'] = 'chunked';
+    else headers['content-length'] = String(req.body.length);
     const r = http.request({ host: '127.0.0.1', port: url.port, path: req.path, method: req.method, headers, agent: false, timeout: 10_000 });
     r.on('response', (res) => {
       let text = '';
@@ -112,10 +115,10 @@ describe('notification listener under hostile requests', () => {
   it('answers every edge-case JSON body with a documented status and stores it', async () => {
     for (const text of EDGE_BODIES) {
       for (const type of ['application/json', 'application/json; charset=utf-8']) {
-        const before = fx.rowCount();
+        const before = await fx.rowCount();
         const reply = await send({ method: 'POST', path: new URL(fx.url).pathname, headers: { 'content-type': type }, body: Buffer.from(text), chunked: false });
         expect(DOCUMENTED.has(reply.status), `${text} → ${reply.status} ${reply.body}`).toBe(true);
-        expect(fx.rowCount(), text).toBe(before + 1);
+        expect(await fx.rowCount(), text).toBe(before + 1);
       }
     }
   });
@@ -130,10 +133,10 @@ describe('notification listener under hostile requests', () => {
     const method = fc.oneof({ weight: 6, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') });
     await fc.assert(
       fc.asyncProperty(method, path, contentType, extraHeaders, body, fc.boolean(), async (m, p, type, extra, payload, chunked) => {
-        const before = fx.rowCount();
+        const before = await fx.rowCount();
         const headers: Record<string, string> = { ...extra, ...(type === '' ? {} : { 'content-type': type }) };
         const reply = await send({ method: m, path: p, headers, body: payload, chunked });
-        const after = fx.rowCount();
+        const after = await fx.rowCount();
         const what = `${m} ${show(p, 60)} [${show(type, 60)}] ${payload.length} bytes → ${reply.status} ${show(reply.body, 120)}`;
         expect(DOCUMENTED.has(reply.status), what).toBe(true);
         const toProfile = p.split('?')[0] === `/n/${secret}`;
@@ -149,7 +152,7 @@ describe('notification listener under hostile requests', () => {
         }
         // Stored before answered: the row is on disk (another connection sees it) with the answer given.
         expect(after, what).toBe(before + 1);
-        const row = fx.reader.prepare('SELECT answer_status, outcome, body_size, body_truncated FROM notifications ORDER BY id DESC LIMIT 1').get() as { answer_status: number; outcome: string; body_size: number; body_truncated: number };
+        const row = (await fx.reader.get<{ answer_status: number; outcome: string }>('SELECT answer_status, outcome FROM notifications ORDER BY id DESC LIMIT 1'))!;
         expect(row.answer_status, what).toBe(reply.status);
         expect(row.outcome === 'malformed', what).toBe(reply.status !== 200);
         if (payload.length > LIMITS.maxBodyBytes) expect(reply.status, what).toBe(413);

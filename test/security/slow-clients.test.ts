@@ -135,10 +135,10 @@ describe('slow clients and oversized bodies do not starve a normal client', () =
     const report = await attack.report;
     judge('listener', measured, report, ['413', 'closed'], CHECK_INTERVAL_MS);
     // Every acknowledged normal notification is in the ledger.
-    const stored = listener.reader.prepare("SELECT count(*) AS n FROM notifications WHERE transaction_ref LIKE 'normal-%'").get() as { n: number };
+    const stored = (await listener.reader.get<{ n: number }>("SELECT count(*) AS n FROM notifications WHERE transaction_ref LIKE 'normal-%'"))!;
     expect(stored.n).toBe(n);
     expect(await request(port, pathname, payinNotification('after-attack'))).toBe(200);
-    const kept = listener.reader.prepare("SELECT count(*) AS n, coalesce(sum(length(body)), 0) AS bytes FROM notifications WHERE outcome = 'malformed'").get() as { n: number; bytes: number };
+    const kept = (await listener.reader.get<{ n: number; bytes: number }>("SELECT count(*) AS n, coalesce(sum(length(body)), 0) AS bytes FROM notifications WHERE outcome = 'malformed'"))!;
     console.log(`listener: the attack left ${kept.n} malformed rows holding ${(kept.bytes / 1024 / 1024).toFixed(1)} MiB of body bytes in the ledger`);
   }, ATTACK.durationMs + 60_000);
 

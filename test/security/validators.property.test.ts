@@ -24,7 +24,7 @@ import {
   type ValidationResult,
 } from '../../src/shared/spec/field-rules';
 import { PAYIN_METHODS, PAYOUT_METHODS } from '../../src/shared/spec/methods';
-import { payinBody, payoutBody, tokenChargeBody, tokenizationBody } from '../helpers/gateway-bodies';
+import { payinBody, payoutBody, tokenChargeBody, tokenizationBody } from '../helpers/fixtures';
 import { checkParams, hostileValue, prototypePollution, show } from './helpers/arbitraries';
 
 const NOW = Date.now();
@@ -47,7 +47,7 @@ const subjects: Subject[] = [
   { name: 'validateTokenChargeCreate', rules: TOKEN_CHARGE_FIELD_RULES, validate: (b) => validateTokenChargeCreate(b, { now: NOW }), valid: [exact(tokenChargeBody(merchant, 'r-c', 'a.b.c')) as unknown as Record<string, unknown>] },
   { name: 'validatePayoutCreate', rules: PAYOUT_FIELD_RULES, validate: (b) => validatePayoutCreate(b, { now: NOW }), valid: PAYOUT_METHODS.map((m) => exact(payoutBody(merchant, m, `p-${m}`)) as unknown as Record<string, unknown>) },
   { name: 'validatePayinStatusRead', rules: PAYIN_STATUS_FIELD_RULES, validate: validatePayinStatusRead, valid: [{ merchant_id: 'm-1', request_id: 'r-1' }], twins: { request_id: ['payin_id'] } },
-  { name: 'validatePayoutStatusRead', rules: PAYOUT_STATUS_FIELD_RULES, validate: validatePayoutStatusRead, valid: [{ merchant_id: 'm-1', payout_id: '0b6f4d1e-2f7a-4c1e-9a57-3f1d2c4b5a69' }] },
+  { name: 'validatePayoutStatusRead', rules: PAYOUT_STATUS_FIELD_RULES, validate: validatePayoutStatusRead, valid: [{ merchant_id: 'm-1', payout_id: '0b6f4d1e-2f7a-4c1e-9a57-3f1d2c4b5a69' }, { merchant_id: 'm-1', merchantReference: 'po-ref-1' }], twins: { payout_id: ['merchantReference'], merchantReference: ['payout_id'] } },
   {
     name: 'validateTokenizeClaims',
     rules: TOKENIZE_CLAIM_RULES,

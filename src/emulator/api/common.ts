@@ -64,7 +64,8 @@ export function rateLimited(flavor: Flavor, deps: ApiDeps, kind: 'payin' | 'payo
   if (r.ok) return undefined;
   return apiError(flavor, {
     http: 429,
-    ...(flavor === 'payin' ? { status_code: 515 } : {}),
+    // 515 "retry in a few moments" on pay-ins; 3.2 has no such code, so payouts get C501.
+    status_code: flavor === 'payin' ? 515 : 'C501',
     reason_code: 'TRANSIENT_ERROR',
     error: 'rate_limited',
     message: `Status reads are limited to ${deps.limiter.limit.burst} at once, refilled at ${deps.limiter.limit.refillPerSecond}/s; retry after ${r.retryAfterSeconds} s`,

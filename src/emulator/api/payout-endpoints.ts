@@ -1,6 +1,7 @@
 // POST /payouts/create and POST /payouts/get-status. Errors use the shape of 2.3 with a C-code.
 import { checkAmount } from '../../shared/money';
 import { isJsonObject } from '../../shared/json';
+import { maskedDetails } from '../../shared/payout-destination';
 import { amountScale } from '../../shared/spec/methods';
 import { validatePayoutCreate, validatePayoutStatusRead } from '../../shared/spec/field-rules';
 import type { Commit, EndpointResult } from './pipeline';
@@ -8,26 +9,6 @@ import type { NewPayout } from '../domain/payout-service';
 import { apiError, ok, okPlain } from './replies';
 import type { ApiDeps } from './context';
 import { injectedSystemError, merchantInactive, methodDisabled, rateLimited, str, validationFailed } from './common';
-
-const maskEnd = (s: string, keep: number): string => (s.length <= keep ? '*'.repeat(s.length) : `${'*'.repeat(s.length - keep)}${s.slice(-keep)}`);
-
-/** What the admin view may show of a payout's destination: nothing that could move money. */
-export function maskDestination(details: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = { method: str(details.method) };
-  const s = (k: string): string => str(details[k]);
-  switch (details.method) {
-    case 'credit_card':
-      return { ...out, card: `${s('cardNum').slice(0, 6)}${'*'.repeat(Math.max(0, s('cardNum').length - 10))}${s('cardNum').slice(-4)}`, cardHolder: s('cardHolder') };
-    case 'open_banking':
-      return { ...out, iban: `${s('iban').replace(/\s/g, '').slice(0, 4)}…${s('iban').slice(-4)}`, bic: s('bic'), accountHolder: s('accountHolder') };
-    case 'crypto':
-      return { ...out, walletAddress: s('walletAddress'), network: s('network') };
-    case 'fps':
-      return { ...out, sortCode: s('sortCode'), accountNumber: maskEnd(s('accountNumber'), 4), accountHolder: s('accountHolder') };
-    default:
-      return out;
-  }
-}
 
 export function createPayout(deps: ApiDeps) {
   return (body: Record<string, unknown>): EndpointResult | Commit => {
@@ -48,7 +29,8 @@ export function createPayout(deps: ApiDeps) {
       currency: str(body.currency),
       email: str(customer.email),
       notification_url: str(body.notificationUrl),
-      destination: maskDestination(isJsonObject(body.paymentDetails) ? body.paymentDetails : {}),
+      // What the admin view may show of it: nothing that could move money, masked as Paydesk masks it.
+      destination: { method, ...maskedDetails(method, isJsonObject(body.paymentDetails) ? body.paymentDetails : {}) },
     };
     return () => ({ ...okPlain(deps.payouts.createResponse(deps.payouts.create(input))), bind: true });
   };
@@ -60,9 +42,11 @@ export function payoutStatus(deps: ApiDeps) {
     if (limited) return limited;
     const v = validatePayoutStatusRead(body);
     if (!v.ok) return validationFailed('payout', v, undefined);
-    const record = deps.payoutRepo.byId(str(body.payout_id));
+    // By payout_id; else by merchantReference (our extension: how a payout whose create answer was lost is found).
+    const field = str(body.payout_id) !== '' ? 'payout_id' : 'merchantReference';
+    const record = field === 'payout_id' ? deps.payoutRepo.byId(str(body.payout_id)) : deps.payoutRepo.latestByMerchantReference(deps.merchant.id, str(body.merchantReference));
     if (!record || record.merchant_id !== deps.merchant.id) {
-      return apiError('payout', { http: 400, status_code: 'C402', reason_code: 'INVALID_PARAMS', error: 'unknown_payout', message: 'No payout of this merchant has this payout_id', details: { payout_id: 'no such payout' } });
+      return apiError('payout', { http: 400, status_code: 'C402', reason_code: 'INVALID_PARAMS', error: 'unknown_payout', message: `No payout of this merchant has this ${field}`, details: { [field]: 'no such payout' } });
     }
     return ok(deps.payouts.view(record));
   };

@@ -6,7 +6,7 @@ import type { Reply, Request } from '../http/types';
 import type { GateResponse, IdempotencyGate } from '../domain/idempotency-gate';
 import { requestHash } from '../domain/idempotency-gate';
 import type { MerchantAccount } from '../domain/merchant';
-import { parseBody } from './parse-body';
+import { parseBody } from '../../shared/json-body';
 import { apiError, BAD_REQUEST_CODE, type Flavor } from './replies';
 
 export interface EndpointResult extends Reply {
@@ -51,10 +51,14 @@ const header = (req: Request, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
+/** What an error echoes as request_id: the pay-in's request_id, or the payout's merchantReference. */
+const referenceOf = (flavor: Flavor, body: Record<string, unknown>): unknown => (flavor === 'payout' ? body.merchantReference : body.request_id);
+
+/** 502 (Unauthorized) on pay-in endpoints; C501 on payouts, where 3.2 has no "unauthorised" code. */
 export function unauthorized(flavor: Flavor, error: 'missing_token' | 'wrong_token' | 'merchant_mismatch', message: string, requestId?: unknown): Reply {
   return apiError(flavor, {
     http: 401,
-    ...(flavor === 'payin' ? { status_code: 502 } : {}),
+    status_code: flavor === 'payin' ? 502 : 'C501',
     reason_code: 'INVALID_REQUEST',
     error,
     message,
@@ -78,7 +82,7 @@ export function endpoint(spec: EndpointSpec, deps: PipelineDeps): (req: Request)
     if (!isJsonObject(body)) return { refusal: bad('not_object', 'body must be a JSON object') };
     const claimed = body.merchant_id;
     if (typeof claimed === 'string' && claimed.trim() !== '' && claimed !== deps.merchant.id) {
-      return { refusal: unauthorized(flavor, 'merchant_mismatch', 'merchant_id does not belong to this merchant-token', body.request_id) };
+      return { refusal: unauthorized(flavor, 'merchant_mismatch', 'merchant_id does not belong to this merchant-token', referenceOf(flavor, body)) };
     }
     return { body };
   };
@@ -110,7 +114,7 @@ export function endpoint(spec: EndpointSpec, deps: PipelineDeps): (req: Request)
       return typeof step === 'function' ? () => toGate(step()) : toGate(step);
     });
     if (outcome.kind === 'conflict') {
-      return bad('idempotency_conflict', 'Idempotency-Key was already used with a different request body', undefined, 'INVALID_REQUEST', { 'Idempotency-Key': 'already used with a different body' }, body.request_id);
+      return bad('idempotency_conflict', 'Idempotency-Key was already used with a different request body', undefined, 'INVALID_REQUEST', { 'Idempotency-Key': 'already used with a different body' }, referenceOf(flavor, body));
     }
     if (outcome.kind === 'replay') {
       return { status: outcome.stored.http_status, body: outcome.stored.response, headers: { 'idempotent-replayed': 'true' } };

@@ -1,5 +1,5 @@
 // Builders for the answers of the V2 API: the error shape of spec 2.3 (also used for payout
-// errors, with a C-code), and exact JSON for successes.
+// errors, always with a C-code: PRODUCT.md pins that shape), and exact JSON for successes.
 import { stringifyJson } from '../../shared/json';
 import { JSON_TYPE, type Reply } from '../http/types';
 import { ERROR_CODES, validationErrorCode, type ErrorKey } from './error-codes';
@@ -19,11 +19,21 @@ export interface ApiErrorSpec {
   headers?: Record<string, string>;
 }
 
+/**
+ * The C-code of a payout error whose caller names none. Section 3.2 has no code for
+ * "unauthorised", "slow down" or "server error": the gateway declining the call is C501 (general
+ * gateway declined); a request that is itself wrong (unknown path, verb, size, protocol) is C402.
+ */
+export function payoutErrorCode(http: number): 'C402' | 'C501' {
+  return http === 401 || http === 429 || http >= 500 ? 'C501' : 'C402';
+}
+
 export function apiError(flavor: Flavor, e: ApiErrorSpec): Reply {
   const error_code = typeof e.error === 'string' ? ERROR_CODES[e.error][0] : validationErrorCode(e.error.validation);
+  const status_code = e.status_code ?? (flavor === 'payout' ? payoutErrorCode(e.http) : undefined);
   const body: Record<string, unknown> = {
     status: 'error',
-    ...(e.status_code !== undefined ? { status_code: e.status_code } : {}),
+    ...(status_code !== undefined ? { status_code } : {}),
     reason_code: e.reason_code,
     error_code,
     request_id: typeof e.request_id === 'string' ? e.request_id : null,

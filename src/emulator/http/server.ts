@@ -2,7 +2,7 @@
 // against slow clients, turns every thrown error into a JSON 500 and never lets one request
 // take the process down.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { HttpLimits } from '../options';
 import type { Logger } from '../runtime';
 import { JSON_TYPE, type Reply, type Request } from './types';
@@ -66,12 +66,26 @@ function originOf(req: IncomingMessage, fallbackHost: string): string {
   return `http://${host && /^[\w.\-[\]:]+$/.test(host) ? host : fallbackHost}`;
 }
 
+/** The refusals Node makes before a request reaches dispatch (clientError). */
+export type TransportRefusal = 'bad_http_request' | 'request_timeout' | 'headers_too_large';
+
+const pathOf = (url: string | undefined): string => (url ?? '/').split(/[?#]/)[0] as string;
+
+/** The path of a request line at the start of raw bytes ("POST /api/v2/payouts/create HTTP/1.1"), or null. */
+function requestLinePath(raw: unknown): string | null {
+  if (!Buffer.isBuffer(raw)) return null;
+  const match = /^[A-Z]+ (\/\S*)/.exec(raw.subarray(0, 2048).toString('latin1'));
+  return match ? pathOf(match[1]) : null;
+}
+
 export interface ServerDeps {
   limits: HttpLimits;
   log: Logger;
   dispatch: Dispatch;
-  tooLarge: () => Reply;
-  internalError: () => Reply;
+  /** The answers made outside dispatch, in the shape of the area the path belongs to (null: not known). */
+  tooLarge: (path: string) => Reply;
+  internalError: (path: string) => Reply;
+  refused: (path: string | null, why: TransportRefusal) => Reply;
 }
 
 export function startTransport(host: string, port: number, deps: ServerDeps): Promise<Transport> {
@@ -85,15 +99,23 @@ export function startTransport(host: string, port: number, deps: ServerDeps): Pr
     maxHeaderSize: 16 * 1024,
   });
   let selfHost = host;
+  // The path of the request each connection is reading, so a timeout on its body answers in its
+  // endpoint's shape (a payout's with a C-code).
+  const inFlight = new WeakMap<Socket, string>();
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = pathOf(req.url);
+    inFlight.set(req.socket, path);
+    res.on('close', () => {
+      if (inFlight.get(req.socket) === path) inFlight.delete(req.socket);
+    });
     void (async () => {
       const started = Date.now();
       try {
         const body = await readBody(req, limits.bodyLimitBytes);
         if (!body.ok) {
           if (body.tooLarge) {
-            send(res, deps.tooLarge(), true);
+            send(res, deps.tooLarge(path), true);
             if (!body.drained) res.on('finish', () => req.socket.destroy());
           } else res.destroy();
           return;
@@ -111,15 +133,15 @@ export function startTransport(host: string, port: number, deps: ServerDeps): Pr
         log.info('request', { method: req.method, path: url.pathname, status: reply.status, ms: Date.now() - started });
       } catch (err) {
         log.error('request failed', { path: req.url?.split('?')[0], error: errorMessage(err) });
-        send(res, deps.internalError(), true);
+        send(res, deps.internalError(path), true);
       }
     })();
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify({ status: 'error', reason_code: 'INVALID_REQUEST', message: `bad HTTP request (${err.code ?? 'parse error'})` });
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const why: TransportRefusal = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_http_request';
+    const reply = deps.refused(inFlight.get(socket) ?? requestLinePath(err.rawPacket), why);
+    socket.end(`HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status]}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(reply.body)}\r\nconnection: close\r\n\r\n${reply.body}`);
   });
 
   return new Promise((resolve, reject) => {

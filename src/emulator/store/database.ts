@@ -34,6 +34,8 @@ const MIGRATIONS: readonly string[] = [
      delivery_id INTEGER NOT NULL, attempt INTEGER NOT NULL, duplicate INTEGER NOT NULL, started_at TEXT NOT NULL,
      http_status INTEGER, error TEXT);
    CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);`,
+  // A payout status read by merchantReference (our extension) finds the newest payout of that reference.
+  `CREATE INDEX payouts_reference ON payouts (merchant_id, merchant_reference, created_at);`,
 ];
 
 /**

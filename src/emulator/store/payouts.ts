@@ -41,6 +41,14 @@ export class PayoutRepo {
     return row ? fromRow(row) : undefined;
   }
 
+  /** The newest payout of this merchant with this merchantReference (a status read by reference). */
+  latestByMerchantReference(merchantId: string, reference: string): PayoutRecord | undefined {
+    const row = this.db
+      .statement('SELECT * FROM payouts WHERE merchant_id = ? AND merchant_reference = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+      .get(merchantId, reference) as Row | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
   transition(payoutId: string, from: string, to: string, reason: string | null, at: string): boolean {
     return (
       this.db

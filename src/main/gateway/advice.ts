@@ -54,6 +54,8 @@ export function nextStep(outcome: AttemptOutcome): NextStep {
     case 'prepared':
       return { action: 'resolve_unknown', text: 'Recorded but never sent: send it with its own key.' };
     default:
-      return { action: 'resolve_unknown', text: 'Outcome unknown: read the status or resend with the same Idempotency-Key; never start a new attempt for it.' };
+      return family === 'payout'
+        ? { action: 'resolve_unknown', text: 'Outcome unknown: open the payout and resume it under the same Idempotency-Key (the gateway answers with its first answer; a live payout after its review); never start a new payout for it.' }
+        : { action: 'resolve_unknown', text: 'Outcome unknown: open the pay-in and read its status or resume it under the same Idempotency-Key; never start a new attempt for it.' };
   }
 }

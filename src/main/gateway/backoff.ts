@@ -43,7 +43,10 @@ export function backoffSchedule(policy: RetryPolicy): number[] {
   return Array.from({ length: Math.max(0, policy.maxTries - 1) }, (_, i) => backoffDelay(i + 1, policy));
 }
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why: 'max_tries' | 'max_total_time' };
+/** Why a wait is as long as it is: the gateway's Retry-After, or our own backoff schedule. */
+export type WaitCause = 'retry_after' | 'backoff';
+
+export type RetryDecision = { retry: true; delayMs: number; cause: WaitCause } | { retry: false; why: 'max_tries' | 'max_total_time' };
 
 /**
  * After `triesSoFar` tries that started at `startedAt`: retry, and after how long? A server's
@@ -53,7 +56,9 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; w
 export function nextRetry(input: { triesSoFar: number; startedAt: number; now: number; retryAfterSeconds: number | null; policy: RetryPolicy }): RetryDecision {
   const { triesSoFar, startedAt, now, retryAfterSeconds, policy } = input;
   if (triesSoFar >= policy.maxTries) return { retry: false, why: 'max_tries' };
-  const delayMs = Math.max(backoffDelay(triesSoFar, policy), (retryAfterSeconds ?? 0) * 1000);
+  const backoffMs = backoffDelay(triesSoFar, policy);
+  const retryAfterMs = (retryAfterSeconds ?? 0) * 1000;
+  const delayMs = Math.max(backoffMs, retryAfterMs);
   if (now + delayMs - startedAt > policy.maxTotalMs) return { retry: false, why: 'max_total_time' };
-  return { retry: true, delayMs };
+  return { retry: true, delayMs, cause: retryAfterMs > backoffMs ? 'retry_after' : 'backoff' };
 }

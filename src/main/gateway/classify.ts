@@ -49,6 +49,6 @@ export function classifyAnswer<S extends z.ZodType>(
   }
   if (status === 429) return { kind: 'rate_limited', status, retryAfterSeconds: parseRetryAfter(answer.retryAfter, nowMs), body: parseErrorBody(text), raw: text };
   if (status >= 400 && status < 500) return { kind: 'rejected', status, body: parseErrorBody(text), raw: text };
-  if (status >= 500 && status < 600) return { kind: 'server_error', status, body: parseErrorBody(text), raw: text };
+  if (status >= 500 && status < 600) return { kind: 'server_error', status, body: parseErrorBody(text), raw: text, retryAfterSeconds: parseRetryAfter(answer.retryAfter, nowMs) };
   return { kind: 'unexpected_response', status, message: `unexpected HTTP ${status}` };
 }

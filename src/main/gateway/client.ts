@@ -12,6 +12,7 @@ import { serializeBody } from './serialize';
 export interface CreateTransport {
   sendCreate<E extends CreateEndpoint>(endpoint: E, bodyText: string, idempotencyKey: string): Promise<CallResult<Responses[E]>>;
   payinStatus(request: PayinStatusRequest): Promise<CallResult<Responses['payin_status']>>;
+  payoutStatus(request: PayoutStatusRequest): Promise<CallResult<Responses['payout_status']>>;
 }
 
 export class GatewayClient implements CreateTransport {
@@ -34,7 +35,7 @@ export class GatewayClient implements CreateTransport {
     return this.call('payin_status', serializeBody(request));
   }
 
-  /** POST /payouts/get-status, by payout_id. */
+  /** POST /payouts/get-status, by payout_id (or merchantReference, where the gateway supports it). */
   payoutStatus(request: PayoutStatusRequest): Promise<CallResult<Responses['payout_status']>> {
     return this.call('payout_status', serializeBody(request));
   }

@@ -1,15 +1,15 @@
 // The developer view's JWT decoder. Input is anything pasted or received, so it must never
-// throw, never run unbounded, and never hand back a full card number: every digit run that
-// could be a PAN is masked to first 6 / last 4, and CVV-like claims are removed.
+// throw, never run unbounded, and never hand back a full card number: header and claims go
+// through the shared masker (card numbers to first 6 / last 4, CVV-like claims removed, nesting
+// cut off), which leaves ids such as a UUID jti as they are.
 import type { CryptoKey } from 'jose';
 import { loadJose } from '../../shared/lazy-jose';
-import { REDACTED, maskPan } from '../../shared/redact';
+import { redact } from '../../shared/redact';
 
 /** The gateway's own limit for merchant_jwt (field check "jwt"). */
 export const MAX_JWT_LENGTH = 16_384;
 /** Spec 5.4: iat within 120 s of server time. */
 export const IAT_TOLERANCE_SECONDS = 120;
-const MAX_DEPTH = 32;
 
 export type SignatureCheck =
   | { status: 'valid' }
@@ -31,25 +31,6 @@ export interface DecodedJwt {
 export interface VerificationKey {
   kid: string;
   publicKey: CryptoKey;
-}
-
-const PAN_RUN = /\d(?:[ -]?\d){11,18}/g;
-const CVV_KEY = /cvv|cvc|cvn|csc/i;
-
-function maskValue(value: unknown, key: string, depth: number): unknown {
-  if (CVV_KEY.test(key)) return REDACTED;
-  if (typeof value === 'string') return value.replace(PAN_RUN, (run) => maskPan(run));
-  if (typeof value === 'number' && Number.isInteger(Math.abs(value)) && Math.abs(value) >= 1e11) return maskPan(String(Math.abs(value)));
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, '', depth + 1));
-  // fromEntries defines own properties, so a "__proto__" key stays data and never becomes a prototype.
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskValue(k, '', depth + 1) as string, maskValue(v, k, depth + 1)]));
-}
-
-/** Masks card numbers anywhere in a decoded JSON value. */
-export function maskCardData(value: unknown): unknown {
-  return maskValue(value, '', 0);
 }
 
 function decodeSegment(segment: string): Record<string, unknown> | null {
@@ -112,8 +93,8 @@ export async function decodeJwt(input: unknown, options: { nowMs: number; key?: 
   const skew = typeof iat === 'number' && Number.isFinite(iat) ? Math.round(iat - options.nowMs / 1000) : null;
   const signature = payload ? await checkSignature(jwt, header, options.key) : ({ status: 'invalid', why: 'malformed', message: 'payload is not a base64url JSON object' } as const);
   return {
-    header: maskCardData(header) as Record<string, unknown>,
-    claims: payload ? (maskCardData(payload) as Record<string, unknown>) : null,
+    header: redact(header) as Record<string, unknown>,
+    claims: payload ? (redact(payload) as Record<string, unknown>) : null,
     iatSkewSeconds: skew,
     iatWithinTolerance: skew === null ? null : Math.abs(skew) <= IAT_TOLERANCE_SECONDS,
     signature,

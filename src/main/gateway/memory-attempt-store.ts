@@ -5,44 +5,44 @@ import { AttemptStateError, type AttemptMeta, type AttemptRecord, type AttemptSt
 export class MemoryAttemptStore implements AttemptStore {
   private readonly rows = new Map<string, AttemptRecord>();
 
-  prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
+  async prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): Promise<void> {
     this.insert(key, requestHash, sanitizedBody, meta, 'prepared');
   }
 
-  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
+  async prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): Promise<void> {
     this.insert(key, requestHash, sanitizedBody, meta, 'sending');
   }
 
-  markSending(key: string): boolean {
+  async markSending(key: string): Promise<boolean> {
     const row = this.rows.get(key);
     if (!row || (row.state !== 'prepared' && row.state !== 'unknown')) return false;
     row.state = 'sending';
     return true;
   }
 
-  markSucceeded(key: string, response: StoredResponse): void {
+  async markSucceeded(key: string, response: StoredResponse): Promise<void> {
     this.move(key, ['sending', 'unknown'], 'succeeded', { response, unknownReason: null });
   }
 
-  markRejected(key: string, response: StoredResponse): void {
+  async markRejected(key: string, response: StoredResponse): Promise<void> {
     this.move(key, ['sending'], 'rejected', { response, unknownReason: null });
   }
 
-  markUnknown(key: string, reason: string): void {
+  async markUnknown(key: string, reason: string): Promise<void> {
     this.move(key, ['sending'], 'unknown', { unknownReason: reason });
   }
 
   /** Tries are not counted here (AttemptRecord has none): the same move as markUnknown. */
-  markUnsent(key: string, reason: string): void {
+  async markUnsent(key: string, reason: string): Promise<void> {
     this.move(key, ['sending'], 'unknown', { unknownReason: reason });
   }
 
-  get(key: string): AttemptRecord | undefined {
+  async get(key: string): Promise<AttemptRecord | undefined> {
     const row = this.rows.get(key);
     return row ? { ...row } : undefined;
   }
 
-  listByState(state: AttemptState): AttemptRecord[] {
+  async listByState(state: AttemptState): Promise<AttemptRecord[]> {
     return [...this.rows.values()].filter((r) => r.state === state).map((r) => ({ ...r }));
   }
 

@@ -8,7 +8,8 @@ export type CallResult<T> =
   /** HTTP 4xx other than 429 (400, 401, 413, ...): the gateway refused this request. */
   | { kind: 'rejected'; status: number; body: ErrorResponse; raw: string }
   | { kind: 'rate_limited'; status: 429; retryAfterSeconds: number | null; body: ErrorResponse; raw: string }
-  | { kind: 'server_error'; status: number; body: ErrorResponse; raw: string }
+  /** retryAfterSeconds: a 503's Retry-After (how long the gateway expects to be unavailable), a floor on the wait. */
+  | { kind: 'server_error'; status: number; body: ErrorResponse; raw: string; retryAfterSeconds?: number | null }
   /** No complete answer within the time limit: the gateway may or may not have acted. */
   | { kind: 'timeout' }
   /**
@@ -32,8 +33,9 @@ export function describeResult(result: CallResult<unknown>): string {
     case 'ok':
       return `HTTP ${result.status}`;
     case 'rejected':
-    case 'server_error':
       return `HTTP ${result.status}${result.body.reason_code ? ` ${result.body.reason_code}` : ''}`;
+    case 'server_error':
+      return `HTTP ${result.status}${result.body.reason_code ? ` ${result.body.reason_code}` : ''}${typeof result.retryAfterSeconds === 'number' ? ` (Retry-After ${result.retryAfterSeconds} s)` : ''}`;
     case 'rate_limited':
       return `HTTP 429 rate limited${result.retryAfterSeconds !== null ? ` (Retry-After ${result.retryAfterSeconds} s)` : ''}`;
     case 'timeout':

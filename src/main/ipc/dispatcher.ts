@@ -23,15 +23,25 @@ export function zodIssuesToFields(issues: readonly z.core.$ZodIssue[]): Record<s
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const path = issue.path.length > 0 ? issue.path.join('.') : '(input)';
-    fields[path] ??= issue.message;
+    fields[path] ??= shortened(issue.message);
   }
   return fields;
 }
 
+/** A problem stays readable whatever the input: zod lists every unrecognized key, and a hostile object can have thousands. */
+const MAX_PROBLEM_CHARS = 300;
+/** The message names the first fields; `fields` holds them all. */
+const MAX_FIELDS_IN_MESSAGE = 20;
+
+function shortened(problem: string): string {
+  return problem.length > MAX_PROBLEM_CHARS ? `${problem.slice(0, MAX_PROBLEM_CHARS)}…` : problem;
+}
+
 function describeFields(fields: Record<string, string>): string {
-  return Object.entries(fields)
-    .map(([field, problem]) => `${field}: ${problem}`)
-    .join('; ');
+  const entries = Object.entries(fields);
+  const named = entries.slice(0, MAX_FIELDS_IN_MESSAGE).map(([field, problem]) => `${field}: ${problem}`);
+  if (entries.length > MAX_FIELDS_IN_MESSAGE) named.push(`and ${entries.length - MAX_FIELDS_IN_MESSAGE} more fields`);
+  return named.join('; ');
 }
 
 export function createDispatcher(handlers: Handlers, onInternalError: (channel: string, error: unknown) => void): Dispatch {

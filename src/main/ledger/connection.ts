@@ -1,25 +1,37 @@
-// Opens the ledger: one SQLite file, WAL, synchronous=FULL, foreign keys on, migrations applied.
+// Opens the ledger on its engine (see docs/ledger.md):
+// - SQLite (the default): one file, WAL, synchronous=FULL, foreign keys on, migrations applied in
+//   one IMMEDIATE transaction (two processes opening it at once migrate it once);
+// - PostgreSQL (`--database postgres://…`): engine/open-postgres.ts.
+// A ledger written by a newer Paydesk, or whose history diverges, is refused untouched.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { checkHistory, type AppliedMigration } from './engine/history';
+import { openPostgres } from './engine/open-postgres';
+import { SqliteEngine } from './engine/sqlite';
+import type { LedgerEngine, Sql } from './engine/types';
 import { type Migration, migrations as allMigrations } from './migrations/index';
 
-export type Ledger = Database.Database;
+export { LedgerOpenError, LedgerVersionError } from './engine/history';
 
-export class LedgerVersionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LedgerVersionError';
-  }
-}
+/** The open ledger, on either engine: repositories are built on it (repositories/index.ts). */
+export type Ledger = LedgerEngine;
+
+export type LedgerAddress = { file: string } | { url: string };
 
 export interface OpenLedgerOptions {
-  file: string;
-  migrations?: readonly Migration[];
   now?: () => Date;
+  /** SQLite only: the migrations to apply (tests of an upgrade open an older schema). */
+  migrations?: readonly Migration[];
 }
 
-export function openLedger({ file, migrations = allMigrations, now = () => new Date() }: OpenLedgerOptions): Ledger {
+export async function openLedger(address: LedgerAddress, { now = () => new Date(), migrations }: OpenLedgerOptions = {}): Promise<Ledger> {
+  if ('url' in address) return openPostgres(address.url, now);
+  return new SqliteEngine(openSqliteFile({ file: address.file, now, migrations }), address.file);
+}
+
+/** The SQLite file itself, migrated: the engine's connection, and what migration tests inspect. */
+export function openSqliteFile({ file, migrations = allMigrations, now = () => new Date() }: { file: string } & OpenLedgerOptions): Database.Database {
   if (file !== ':memory:') {
     mkdirSync(path.dirname(file), { recursive: true });
   }
@@ -29,7 +41,7 @@ export function openLedger({ file, migrations = allMigrations, now = () => new D
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    applyMigrations(db, migrations, now);
+    applyMigrations(db, migrations, now, file);
     return db;
   } catch (error) {
     db.close();
@@ -37,48 +49,38 @@ export function openLedger({ file, migrations = allMigrations, now = () => new D
   }
 }
 
-interface AppliedMigration {
-  version: number;
-  name: string;
+/**
+ * Whether every commit is on disk before it returns: SQLite's synchronous=FULL, as openSqliteFile
+ * sets it, or PostgreSQL's synchronous_commit (on, or waiting for a standby too).
+ */
+export async function commitsAreDurable(ledger: Sql): Promise<boolean> {
+  if (ledger.engine === 'sqlite') return (await ledger.get<{ synchronous: number }>('PRAGMA synchronous'))?.synchronous === 2;
+  const setting = (await ledger.get<{ synchronous_commit: string }>('SHOW synchronous_commit'))?.synchronous_commit;
+  return setting === 'on' || setting === 'remote_write' || setting === 'remote_apply';
 }
 
-export function schemaVersion(db: Ledger): number {
-  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null };
-  return row.version ?? 0;
+export async function schemaVersion(ledger: Sql): Promise<number> {
+  const row = await ledger.get<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+  return row?.version ?? 0;
 }
 
-function applyMigrations(db: Ledger, migrations: readonly Migration[], now: () => Date): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  ) STRICT`);
-  const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as AppliedMigration[];
-  const known = new Map(migrations.map((m) => [m.version, m]));
-  const newest = migrations.at(-1)?.version ?? 0;
-
-  for (const row of applied) {
-    if (row.version > newest) {
-      throw new LedgerVersionError(
-        `This ledger was written by a newer Paydesk (schema version ${row.version}, this build knows up to ${newest}). ` +
-          'Update Paydesk, or point --data-dir at another directory; the file was not changed.',
-      );
-    }
-    const expected = known.get(row.version);
-    if (!expected || expected.name !== row.name) {
-      throw new LedgerVersionError(
-        `This ledger's migration history diverges from this build at version ${row.version} ("${row.name}"); the file was not changed.`,
-      );
-    }
-  }
-
-  const done = new Set(applied.map((row) => row.version));
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const migration of migrations) {
-    if (done.has(migration.version)) continue;
-    db.transaction(() => {
+function applyMigrations(db: Database.Database, migrations: readonly Migration[], now: () => Date, file: string): void {
+  const record = () => db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  // IMMEDIATE: the write lock is taken before the history is read, so a second process opening the
+  // file at the same time waits (busy_timeout), then finds every migration applied.
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    ) STRICT`);
+    const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as AppliedMigration[];
+    checkHistory(applied, migrations, `SQLite ${file}`);
+    const done = new Set(applied.map((row) => row.version));
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
       migration.up(db);
-      record.run(migration.version, migration.name, now().toISOString());
-    })();
-  }
+      record().run(migration.version, migration.name, now().toISOString());
+    }
+  }).immediate();
 }

@@ -1,7 +1,8 @@
-// The gateway's AttemptStore port (src/main/gateway/attempt-store.ts) on the SQLite ledger, for one
-// profile. Synchronous on purpose: when prepare() returns, the Idempotency-Key is committed with
-// synchronous=FULL, so there is no gap between "written" and "sent". Called inside a transaction
-// (prepareSending, from a batch or a payout), it is committed with that transaction, before the send.
+// The gateway's AttemptStore port (src/main/gateway/attempt-store.ts) on the ledger, for one
+// profile. When prepare() resolves, the Idempotency-Key is committed (the engine's write is
+// durable when it resolves), and the AttemptRunner sends nothing before that. Called inside a
+// transaction (prepareSending, from a batch or a payout), the write joins it (the unit of work
+// follows the async context) and is committed with it; the caller sends only after that commit.
 import {
   AttemptStateError as GatewayAttemptStateError,
   type AttemptMeta,
@@ -13,13 +14,14 @@ import {
 import type { CreateEndpoint } from '../gateway/endpoints';
 import { AttemptStateError, type Attempt, type AttemptKind, type AttemptsRepository } from './repositories/attempts';
 
-const kindOf: Record<CreateEndpoint, AttemptKind> = {
+/** The ledger's attempt kind of each create endpoint. */
+export const attemptKindOf: Readonly<Record<CreateEndpoint, AttemptKind>> = {
   payin_create: 'payin',
   tokenization_create: 'tokenization',
   token_charge_create: 'token_charge',
   payout_create: 'payout',
 };
-const endpointOf = Object.fromEntries(Object.entries(kindOf).map(([endpoint, kind]) => [kind, endpoint])) as Record<AttemptKind, CreateEndpoint>;
+const endpointOf = Object.fromEntries(Object.entries(attemptKindOf).map(([endpoint, kind]) => [kind, endpoint])) as Record<AttemptKind, CreateEndpoint>;
 
 function toRecord(a: Attempt): AttemptRecord {
   const settled = a.state === 'succeeded' || a.state === 'rejected';
@@ -40,9 +42,9 @@ function toRecord(a: Attempt): AttemptRecord {
 }
 
 /** Repository errors become the port's error type, which the AttemptRunner knows. */
-function asGatewayError<T>(run: () => T): T {
+async function asGatewayError(run: () => Promise<unknown>): Promise<void> {
   try {
-    return run();
+    await run();
   } catch (error) {
     if (error instanceof AttemptStateError) throw new GatewayAttemptStateError(error.key, error.from, error.to);
     throw error;
@@ -55,49 +57,49 @@ export class LedgerAttemptStore implements AttemptStore {
     private readonly profileId: string,
   ) {}
 
-  prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
-    this.record(key, requestHash, sanitizedBody, meta, 'prepared');
+  prepare(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): Promise<void> {
+    return this.record(key, requestHash, sanitizedBody, meta, 'prepared');
   }
 
-  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): void {
-    this.record(key, requestHash, sanitizedBody, meta, 'sending');
+  prepareSending(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta): Promise<void> {
+    return this.record(key, requestHash, sanitizedBody, meta, 'sending');
   }
 
-  markSending(key: string): boolean {
+  markSending(key: string): Promise<boolean> {
     return this.attempts.markSending(key);
   }
 
-  markSucceeded(key: string, response: StoredResponse): void {
-    asGatewayError(() => this.attempts.markSucceeded(key, { httpStatus: response.httpStatus, responseBody: response.body, source: response.source }));
+  markSucceeded(key: string, response: StoredResponse): Promise<void> {
+    return asGatewayError(() => this.attempts.markSucceeded(key, { httpStatus: response.httpStatus, responseBody: response.body, source: response.source }));
   }
 
-  markRejected(key: string, response: StoredResponse): void {
-    asGatewayError(() => this.attempts.markRejected(key, { httpStatus: response.httpStatus, responseBody: response.body, source: response.source }));
+  markRejected(key: string, response: StoredResponse): Promise<void> {
+    return asGatewayError(() => this.attempts.markRejected(key, { httpStatus: response.httpStatus, responseBody: response.body, source: response.source }));
   }
 
-  markUnknown(key: string, reason: string): void {
-    asGatewayError(() => this.attempts.markUnknown(key, { error: reason }));
+  markUnknown(key: string, reason: string): Promise<void> {
+    return asGatewayError(() => this.attempts.markUnknown(key, { error: reason }));
   }
 
-  markUnsent(key: string, reason: string): void {
-    asGatewayError(() => this.attempts.markUnsent(key, { error: reason }));
+  markUnsent(key: string, reason: string): Promise<void> {
+    return asGatewayError(() => this.attempts.markUnsent(key, { error: reason }));
   }
 
-  get(key: string): AttemptRecord | undefined {
-    const attempt = this.attempts.byKey(key);
+  async get(key: string): Promise<AttemptRecord | undefined> {
+    const attempt = await this.attempts.byKey(key);
     return attempt && toRecord(attempt);
   }
 
-  listByState(state: AttemptState): AttemptRecord[] {
-    return this.attempts.byState(state, this.profileId).map(toRecord);
+  async listByState(state: AttemptState): Promise<AttemptRecord[]> {
+    return (await this.attempts.byState(state, this.profileId)).map(toRecord);
   }
 
-  private record(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta, state: 'prepared' | 'sending'): void {
-    const existing = this.attempts.byKey(key);
+  private async record(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta, state: 'prepared' | 'sending'): Promise<void> {
+    const existing = await this.attempts.byKey(key);
     if (existing) throw new GatewayAttemptStateError(key, existing.state, state);
-    this.attempts.record({
+    await this.attempts.record({
       profileId: this.profileId,
-      kind: kindOf[meta.endpoint],
+      kind: attemptKindOf[meta.endpoint],
       idempotencyKey: key,
       reference: meta.reference,
       requestHash,

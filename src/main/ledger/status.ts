@@ -6,11 +6,12 @@ import {
   PAYOUT_STATUS_CATALOGUE,
   describePayinStatus,
   describePayoutStatus,
-  type CodeCategory,
+  type StatusCategory,
+  type TransactionSubject,
 } from '../../shared/spec/codes';
 
-export type TransactionKind = 'payin' | 'payout';
-export type StatusCategory = CodeCategory | 'unknown';
+export type TransactionKind = TransactionSubject;
+export type { StatusCategory };
 
 export interface StatusFacts {
   code: string;

@@ -1,9 +1,9 @@
 // Small helpers shared by the repositories: the clock, ISO times, canonical JSON, hashing and
 // the compiled-statement cache.
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { isJsonObject, stringifyJson } from '../../shared/json';
-import type { Ledger } from './connection';
 
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
@@ -38,6 +38,14 @@ export function sha256Hex(text: string): string {
 
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
 
+/** UTC days, both included (YYYY-MM-DD; either may be absent), as the instants that bound them: since (included), until (excluded). */
+export function dayBounds(days: { from?: string | undefined; to?: string | undefined }): { since?: string; until?: string } {
+  return {
+    ...(days.from ? { since: `${days.from}T00:00:00.000Z` } : {}),
+    ...(days.to ? { until: new Date(Date.parse(`${days.to}T00:00:00.000Z`) + 86_400_000).toISOString() } : {}),
+  };
+}
+
 /**
  * Statements compiled once per SQL text: compiling costs more than running on the hot paths (a
  * batch item runs a few dozen, a seeded million rows spent a quarter of its time in prepare).
@@ -48,7 +56,7 @@ export class StatementCache {
   private readonly statements = new Map<string, Statement>();
 
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Database.Database,
     readonly limit: number,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`statement cache limit ${limit}: a positive integer is needed`);

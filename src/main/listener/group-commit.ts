@@ -1,6 +1,8 @@
-// Group commit: everything submitted while the event loop is busy (or within `windowMs`) is
-// written by one call to `commit` — one transaction, one fsync — and then every submitter is
-// answered. Durability per item at the cost of one fsync per batch, not per request.
+// Group commit: everything submitted while the event loop is busy (or within `windowMs`), or while
+// the previous batch is being committed, is written by one call to `commit` — one transaction, one
+// fsync — and every submitter is answered once that commit has resolved. Durability per item at
+// the cost of one fsync per batch, not per request. One batch is committed at a time, so what
+// arrives during a commit gathers into the next one.
 export interface GroupCommitOptions {
   /** Largest batch per transaction; the rest goes into the next one right after. */
   maxBatch: number;
@@ -17,11 +19,14 @@ interface Waiting<T, R> {
 export class GroupCommitter<T, R> {
   private queue: Waiting<T, R>[] = [];
   private scheduled = false;
+  /** Items of the batch whose commit has not resolved yet (0 when none is running). */
+  private committing = 0;
   private batches = 0;
   private committed = 0;
 
   constructor(
-    private readonly commit: (items: T[]) => R[],
+    /** Writes the batch as one transaction; resolves with one result per item, in order, once committed. */
+    private readonly commit: (items: T[]) => Promise<R[]>,
     private readonly options: GroupCommitOptions,
   ) {}
 
@@ -32,30 +37,38 @@ export class GroupCommitter<T, R> {
     });
   }
 
-  stats(): { batches: number; committed: number; queued: number } {
-    return { batches: this.batches, committed: this.committed, queued: this.queue.length };
+  /** `inFlight`: items whose commit is running; they are answered when it resolves. */
+  stats(): { batches: number; committed: number; queued: number; inFlight: number } {
+    return { batches: this.batches, committed: this.committed, queued: this.queue.length, inFlight: this.committing };
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
+    if (this.scheduled || this.committing > 0) return; // a running commit schedules the next when it ends
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
-      this.flush();
+      void this.flush();
     };
     if (this.options.windowMs > 0) setTimeout(run, this.options.windowMs);
     else setImmediate(run);
   }
 
-  private flush(): void {
+  /** Never rejects: a failed commit rejects its submitters instead. */
+  private async flush(): Promise<void> {
     const batch = this.queue.splice(0, this.options.maxBatch);
-    if (this.queue.length > 0) this.schedule();
     if (batch.length === 0) return;
-    let results: R[];
+    this.committing = batch.length;
+    let results: R[] | undefined;
+    let failure: unknown;
     try {
-      results = this.commit(batch.map((w) => w.item));
+      results = await this.commit(batch.map((w) => w.item));
     } catch (error) {
-      for (const waiting of batch) waiting.reject(error);
+      failure = error;
+    }
+    this.committing = 0;
+    if (this.queue.length > 0) this.schedule();
+    if (results === undefined) {
+      for (const waiting of batch) waiting.reject(failure);
       return;
     }
     this.batches++;

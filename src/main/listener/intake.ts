@@ -1,7 +1,12 @@
 // The first look at a notification, done before it is stored: is it JSON, which event, about
-// which transaction, with which status. Only ids and codes are read here (JSON.parse is exact for
-// them and five times faster than the lossless parser); amounts are read by the apply step.
-import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../shared/spec/schemas';
+// which transaction, with which status. Only ids and codes are read here; amounts are read by the
+// apply step. The body is read by the emulator's own rules (parseBody: JSON.parse, with the
+// lossless parser only for what JSON.parse cannot settle), so a key repeated with another value —
+// `"event"` twice, which value wins is the parser's whim — is malformed here as it is there.
+import { isLosslessNumber } from '../../shared/json';
+import { parseBody } from '../../shared/json-body';
+import { MAX_TEXT } from '../../shared/spec/field-checks';
+import { EVENT_SPECS, isNotificationEvent, type NotificationEvent } from '../../shared/spec/events';
 import type { NewNotification } from '../ledger/repositories/notifications';
 import type { BodyRead } from './body';
 
@@ -28,37 +33,46 @@ export function isJsonContentType(header: string | undefined): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const refFields: Record<NotificationEvent, { transaction: string; request: string }> = {
-  v2_payin_notification: { transaction: 'payin_id', request: 'request_id' },
-  v2_tokenization_notification: { transaction: 'payin_id', request: 'request_id' },
-  v2_payout_notification: { transaction: 'payout_id', request: 'merchantReference' },
-};
-
 const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** Status codes are a few characters ("200", "C405"); an unknown one is kept, but not a page of text. */
+const MAX_STATUS_CODE = 32;
+
+/** What a reason quotes of a sender's value: enough to recognise it, never the sender's whole body. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value ?? null) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
 
 export function inspectNotification(body: Buffer): Intake {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8.decode(body));
+    parsed = parseBody(utf8.decode(body));
   } catch (error) {
-    return { ok: false, reason: error instanceof TypeError ? 'body is not valid UTF-8' : `body is not JSON (${(error as Error).message})` };
+    if (error instanceof TypeError) return { ok: false, reason: 'body is not valid UTF-8' };
+    const message = (error as Error).message;
+    return { ok: false, reason: message.startsWith('Duplicate key') ? `body repeats a key with another value (${message})` : `body is not JSON (${message})` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, reason: 'body is not a JSON object' };
   const fields = parsed as Record<string, unknown>;
   const event = fields.event;
-  if (typeof event !== 'string' || !(NOTIFICATION_EVENTS as readonly string[]).includes(event)) {
-    return { ok: false, reason: `unknown event ${JSON.stringify(event ?? null)}` };
+  if (!isNotificationEvent(event)) return { ok: false, reason: `unknown event ${quoted(event)}` };
+  const names = EVENT_SPECS[event].references;
+  const transactionRef = nonEmptyString(fields[names.gatewayId]);
+  const requestRef = nonEmptyString(fields[names.merchantReference]);
+  if (transactionRef === null && requestRef === null) return { ok: false, reason: `neither ${names.gatewayId} nor ${names.merchantReference} is given` };
+  // No transaction has a longer reference (field-checks): such a one could only ever be an orphan,
+  // and the ids are listed and pushed with every summary.
+  for (const [name, ref] of [[names.gatewayId, transactionRef], [names.merchantReference, requestRef]] as const) {
+    if (ref !== null && ref.length > MAX_TEXT) return { ok: false, reason: `${name} is longer than ${MAX_TEXT} characters` };
   }
-  const known = event as NotificationEvent;
-  const names = refFields[known];
-  const transactionRef = nonEmptyString(fields[names.transaction]);
-  const requestRef = nonEmptyString(fields[names.request]);
-  if (transactionRef === null && requestRef === null) return { ok: false, reason: `neither ${names.transaction} nor ${names.request} is given` };
-  const code = fields.status_code;
+  // A number that is not a safe integer comes as its source text (200.0, 2e2): read as JSON.parse did.
+  const code = isLosslessNumber(fields.status_code) ? Number(fields.status_code.value) : fields.status_code;
   const statusCode = typeof code === 'number' && Number.isFinite(code) ? String(code) : nonEmptyString(code);
   if (statusCode === null) return { ok: false, reason: 'status_code is missing' };
+  if (statusCode.length > MAX_STATUS_CODE) return { ok: false, reason: `status_code is longer than ${MAX_STATUS_CODE} characters` };
   const subject = transactionRef ?? `ref:${requestRef}`;
-  return { ok: true, facts: { event: known, transactionRef, requestRef, statusCode, dedupeKey: `${known}|${subject}|${statusCode}` } };
+  return { ok: true, facts: { event, transactionRef, requestRef, statusCode, dedupeKey: `${event}|${subject}|${statusCode}` } };
 }
 
 type Classification = Pick<NewNotification, 'answerStatus' | 'outcome' | 'detail' | 'event' | 'transactionRef' | 'requestRef' | 'statusCode' | 'dedupeKey'>;

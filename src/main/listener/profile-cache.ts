@@ -11,12 +11,12 @@ export class ProfileCache {
     private readonly ttlMs: number,
   ) {}
 
-  idFor(secret: string): string | undefined {
+  async idFor(secret: string): Promise<string | undefined> {
     const now = Date.now();
     const cached = this.entries.get(secret);
     if (cached && cached.until > now) return cached.profileId;
     if (this.entries.size > 10_000) this.entries.clear(); // bounded: random paths cannot grow it forever
-    const profileId = this.profiles.byListenerPath(secret)?.id;
+    const profileId = (await this.profiles.byListenerPath(secret))?.id;
     this.entries.set(secret, { profileId, until: now + this.ttlMs });
     return profileId;
   }

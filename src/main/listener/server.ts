@@ -5,8 +5,9 @@
 // because there is no profile to store them under. If the ledger write fails the answer is 503,
 // so the gateway retries: a notification is never acknowledged without being stored.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Ledger } from '../ledger/connection';
+import { commitsAreDurable, type Ledger } from '../ledger/connection';
 import { NotificationsRepository, type NewNotification } from '../ledger/repositories/notifications';
 import { ProfilesRepository } from '../ledger/repositories/profiles';
 import { isoTime, systemClock, type Clock } from '../ledger/support';
@@ -50,6 +51,8 @@ export interface ListenerOptions {
   /** Loopback unless a deployment asks otherwise (behind a reverse proxy, say). */
   host?: string;
   port?: number;
+  /** A team server's own certificate: the listener answers over https (else http, behind a TLS reverse proxy). */
+  tls?: { key: string; cert: string };
   limits?: Partial<ListenerLimits>;
   /**
    * Called with the id of every stored notification, after its answer was sent, and the outcome
@@ -78,7 +81,7 @@ const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   // An acknowledgement promises the notification survives a power cut: refuse a ledger that would not keep it.
-  if (options.db.pragma('synchronous', { simple: true }) !== 2) throw new Error('the notification listener needs a ledger with synchronous=FULL');
+  if (!(await commitsAreDurable(options.db))) throw new Error('the notification listener needs a ledger whose commits are durable (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on)');
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const now = options.now ?? systemClock;
   const log = options.log ?? silent;
@@ -92,7 +95,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const receivedAt = isoTime(now());
     const match = PATH.exec((req.url ?? '').split('?')[0] ?? '');
-    const profileId = match?.[1] === undefined ? undefined : profiles.idFor(match[1]);
+    const profileId = match?.[1] === undefined ? undefined : await profiles.idFor(match[1]);
     if (!profileId) return answer(res, 404, { status: 'not_found' });
     if (req.method !== 'POST') return answer(res, 405, { status: 'method_not_allowed' }, { allow: 'POST' });
 
@@ -111,7 +114,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
     let id: number;
     try {
-      id = await committer.submit(record);
+      id = await committer.submit(record); // resolves once the batch's transaction has committed
     } catch (error) {
       log.error('notification could not be stored; answered 503 so the gateway retries', error);
       return answer(res, 503, { status: 'unavailable' }, { 'retry-after': '1' });
@@ -126,21 +129,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   };
 
-  const server = http.createServer(
-    {
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
-    },
-    (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        log.error('notification listener failed', error);
-        if (!res.headersSent) answer(res, 500, { status: 'error' });
-      });
-    },
-  );
+  const serverOptions = {
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      log.error('notification listener failed', error);
+      if (!res.headersSent) answer(res, 500, { status: 'error' });
+    });
+  };
+  const server: http.Server = options.tls ? https.createServer({ ...serverOptions, ...options.tls }, onRequest) : http.createServer(serverOptions, onRequest);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -152,7 +154,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const { port } = server.address() as AddressInfo;
   // A wildcard bind (every interface) is reached locally through loopback.
   const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  const origin = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
+  const origin = `${options.tls ? 'https' : 'http'}://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
   log.info(`notification listener on ${origin}${LISTENER_PATH_PREFIX}…`);
 
   return {
@@ -179,7 +181,11 @@ async function closeServer(server: http.Server, committer: GroupCommitter<NewNot
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = Date.now() + 2_000;
-  while (committer.stats().queued > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const busy = () => {
+    const s = committer.stats();
+    return s.queued + s.inFlight > 0;
+  };
+  while (busy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   const force = setTimeout(() => server.closeAllConnections(), 1_000);
   await closed;
   clearTimeout(force);

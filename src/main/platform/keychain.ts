@@ -1,10 +1,12 @@
 // The only module that imports keytar.
 import keytar from 'keytar';
 import type { KeychainStatus } from '../../shared/contract';
-import { KeychainUnavailableError, type SecretStore } from '../services/secret-store';
+import { KeychainLockedError, keychainError, type SecretStore } from '../services/secret-store';
 import { errorMessage } from '../../shared/error-message';
 
 const PROBE_TIMEOUT_MS = 3000;
+/** The item the status probe writes and removes again. */
+const PROBE_ACCOUNT = 'paydesk-keychain-probe';
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -30,13 +32,19 @@ function reasonOf(error: unknown): string {
 export class KeytarSecretStore implements SecretStore {
   constructor(private readonly service: string) {}
 
+  /**
+   * Whether credentials can be kept now, found by writing (and removing) an item of its own: a
+   * locked collection answers searches and reads as if it were empty, and refuses only writes.
+   */
   async status(): Promise<KeychainStatus> {
     const backend = `${process.platform} keychain via keytar`;
     try {
-      await withTimeout(keytar.findCredentials(this.service), PROBE_TIMEOUT_MS);
-      return { available: true, backend, message: 'Credentials are stored in the OS keychain.' };
+      await withTimeout(keytar.setPassword(this.service, PROBE_ACCOUNT, 'probe'), PROBE_TIMEOUT_MS);
+      await withTimeout(keytar.deletePassword(this.service, PROBE_ACCOUNT), PROBE_TIMEOUT_MS);
+      return { state: 'available', backend, message: 'Credentials are stored in the OS keychain.' };
     } catch (error) {
-      return { available: false, backend, message: new KeychainUnavailableError(reasonOf(error)).message };
+      const failure = keychainError(reasonOf(error));
+      return { state: failure instanceof KeychainLockedError ? 'locked' : 'unavailable', backend, message: failure.message };
     }
   }
 
@@ -56,7 +64,7 @@ export class KeytarSecretStore implements SecretStore {
     try {
       return await withTimeout(call(), PROBE_TIMEOUT_MS);
     } catch (error) {
-      throw new KeychainUnavailableError(reasonOf(error));
+      throw keychainError(reasonOf(error));
     }
   }
 }

@@ -67,12 +67,12 @@ export class CredentialService {
       throw new ServiceError('invalid_input', 'The local emulator supplies its own merchant-token; nothing to set.', { token: 'Not used for the local emulator.' });
     }
     await this.deps.secrets.set(tokenAccount(profile.id), token);
-    this.deps.audit.append({ actor: 'user', action: 'credentials.set-merchant-token', profileId: profile.id, subject: profile.name, details: { fingerprint: tokenFingerprint(token) } });
+    await this.deps.audit.append({ actor: 'user', action: 'credentials.set-merchant-token', profileId: profile.id, subject: profile.name, details: { fingerprint: tokenFingerprint(token) } });
   }
 
   async clearMerchantToken(profile: Profile): Promise<void> {
     await this.deps.secrets.delete(tokenAccount(profile.id));
-    this.deps.audit.append({ actor: 'user', action: 'credentials.clear-merchant-token', profileId: profile.id, subject: profile.name });
+    await this.deps.audit.append({ actor: 'user', action: 'credentials.clear-merchant-token', profileId: profile.id, subject: profile.name });
   }
 
   async generateKey(profile: Profile, kid?: string): Promise<PublicKeyExport> {
@@ -105,14 +105,14 @@ export class CredentialService {
 
   private async install(profile: Profile, pair: MerchantKeyPair, action: string): Promise<PublicKeyExport> {
     await this.deps.secrets.set(keyAccount(profile.id), await exportPrivatePem(pair));
-    this.deps.profiles.update(profile.id, { kid: pair.kid });
+    await this.deps.profiles.update(profile.id, { kid: pair.kid });
     let registered = false;
     if (profile.environment === 'local') {
       await this.deps.local.registerKey(pair.kid, exportPublicJwk(pair));
       registered = true;
     }
     const description = await this.describe(pair, registered);
-    this.deps.audit.append({ actor: 'user', action, profileId: profile.id, subject: profile.name, details: { kid: pair.kid, fingerprint: description.fingerprint, registeredWithEmulator: registered } });
+    await this.deps.audit.append({ actor: 'user', action, profileId: profile.id, subject: profile.name, details: { kid: pair.kid, fingerprint: description.fingerprint, registeredWithEmulator: registered } });
     return description;
   }
 

@@ -2,14 +2,23 @@
 // services publish to it without knowing who listens.
 import type { PushChannel, PushPayload } from '../../shared/contract';
 
-export type PushListener = <P extends PushChannel>(channel: P, payload: PushPayload<P>) => void;
+/**
+ * Who a push is for. None: everyone who sees this Paydesk. On a team server a push can be for one
+ * person's sessions only (their own settings, their session): `personId`, or one session.
+ */
+export interface PushAudience {
+  personId?: string;
+  sessionId?: string;
+}
+
+export type PushListener = <P extends PushChannel>(channel: P, payload: PushPayload<P>, audience?: PushAudience) => void;
 
 export class EventBus {
   private readonly listeners = new Set<PushListener>();
 
-  publish<P extends PushChannel>(channel: P, payload: PushPayload<P>): void {
+  publish<P extends PushChannel>(channel: P, payload: PushPayload<P>, audience?: PushAudience): void {
     for (const listener of this.listeners) {
-      listener(channel, payload);
+      listener(channel, payload, audience);
     }
   }
 

@@ -3,6 +3,7 @@
 // this for "the gateway of profile X" and never see the token.
 import { AttemptRunner } from '../gateway/attempt-runner';
 import { GatewayClient } from '../gateway/client';
+import { DEFAULT_TIMEOUT_MS } from '../gateway/http';
 import { randomIds, realSleep, systemClock } from '../gateway/runtime';
 import { LedgerAttemptStore } from '../ledger/ledger-attempt-store';
 import type { AttemptsRepository } from '../ledger/repositories/attempts';
@@ -13,6 +14,8 @@ import { tokenFingerprint } from './credential-service';
 export interface GatewaySession {
   client: GatewayClient;
   runner: AttemptRunner;
+  /** How long one try waits for its answer (part of the retry policy a person is shown). */
+  tryTimeoutMs: number;
 }
 
 export interface GatewaySessionsDeps {
@@ -21,6 +24,8 @@ export interface GatewaySessionsDeps {
   /** Overrides for tests (short backoff, fake clock). */
   runner?: Partial<Omit<ConstructorParameters<typeof AttemptRunner>[0], 'transport' | 'store'>>;
   timeoutMs?: number;
+  /** Tests: the fetch that reaches their https test gateway (GatewayHttpConfig.fetch). */
+  fetch?: typeof globalThis.fetch;
 }
 
 export class GatewaySessions {
@@ -33,7 +38,8 @@ export class GatewaySessions {
     const signature = `${profile.baseUrl}|${tokenFingerprint(token)}`;
     const cached = this.sessions.get(profile.id);
     if (cached?.signature === signature) return cached.session;
-    const client = new GatewayClient({ baseUrl: profile.baseUrl, merchantToken: token, ...(this.deps.timeoutMs ? { timeoutMs: this.deps.timeoutMs } : {}) });
+    const tryTimeoutMs = this.deps.timeoutMs || DEFAULT_TIMEOUT_MS;
+    const client = new GatewayClient({ baseUrl: profile.baseUrl, merchantToken: token, timeoutMs: tryTimeoutMs, ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}) });
     const runner = new AttemptRunner({
       transport: client,
       store: new LedgerAttemptStore(this.deps.attempts, profile.id),
@@ -42,7 +48,7 @@ export class GatewaySessions {
       ids: randomIds,
       ...this.deps.runner,
     });
-    const session = { client, runner };
+    const session = { client, runner, tryTimeoutMs };
     this.sessions.set(profile.id, { signature, session });
     return session;
   }

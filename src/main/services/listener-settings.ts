@@ -34,10 +34,10 @@ export class ListenerSettings {
     } catch (error) {
       throw bindError(error, wanted);
     }
-    settings.rememberListenerAddress(listener.host, listener.port);
+    await settings.rememberListenerAddress(listener.host, listener.port);
     const state = this.state();
     if (state.host !== before.host || state.port !== before.port) {
-      audit.append({ actor: 'user', action: 'settings.listener', profileId: null, subject: `${state.host}:${state.port}`, details: { from: before, to: { host: state.host, port: state.port } } });
+      await audit.append({ actor: 'user', action: 'settings.listener', profileId: null, subject: `${state.host}:${state.port}`, details: { from: before, to: { host: state.host, port: state.port } } });
       events.publish('settings:listener-changed', state);
       await this.deps.onMoved();
     }

@@ -1,5 +1,7 @@
-// The embedded gateway emulator as the app sees it: where it is, which merchant it knows us as,
-// and how to register our JWT public key (onboarding, done by hand with a real provider).
+// The gateway emulator as the app sees it: where it is, which merchant it knows us as,
+// and how to register our JWT public key (onboarding, done by hand with a real provider). It is
+// the embedded one, or one already running elsewhere (`npm run gateway`), which several team
+// server instances on one ledger share, so the local-emulator profile names one address for all.
 import type { EmulatorHandle } from '../../emulator/index';
 import type { PublicJwk } from '../gateway/jwt-keys';
 
@@ -12,20 +14,39 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-export function localGatewayFrom(emulator: EmulatorHandle): LocalGateway {
+type Facts = Pick<LocalGateway, 'baseUrl' | 'adminUrl' | 'hostedUrl' | 'merchant'>;
+
+function withKeys(facts: Facts, close: () => Promise<void>): LocalGateway {
   return {
-    baseUrl: emulator.baseUrl,
-    adminUrl: emulator.adminUrl,
-    hostedUrl: emulator.hostedUrl,
-    merchant: emulator.merchant,
+    ...facts,
     async registerKey(kid, publicJwk) {
-      const response = await fetch(`${emulator.adminUrl}/keys`, {
+      const response = await fetch(`${facts.adminUrl}/keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ merchant_id: emulator.merchant.merchant_id, kid, public_jwk: publicJwk }),
+        body: JSON.stringify({ merchant_id: facts.merchant.merchant_id, kid, public_jwk: publicJwk }),
       });
       if (!response.ok) throw new Error(`the emulator refused the key (HTTP ${response.status}): ${await response.text()}`);
     },
-    close: () => emulator.close(),
+    close,
   };
+}
+
+export function localGatewayFrom(emulator: EmulatorHandle): LocalGateway {
+  return withKeys(emulator, () => emulator.close());
+}
+
+/** An emulator already running (its admin_url): asked once where it is and who we are there; left running by close(). */
+export async function externalLocalGateway(adminUrl: string): Promise<LocalGateway> {
+  const url = adminUrl.replace(/\/+$/, '');
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Error(`the gateway emulator at ${url} did not answer (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  const body = (await response.json().catch(() => ({}))) as Partial<Record<'base_url' | 'admin_url' | 'hosted_url' | 'merchant_id' | 'merchant_site_id' | 'merchant_token', unknown>>;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const [baseUrl, hostedUrl, merchantId, siteId, token] = [body.base_url, body.hosted_url, body.merchant_id, body.merchant_site_id, body.merchant_token].map(text);
+  if (!response.ok || !baseUrl || !hostedUrl || !merchantId || !siteId || !token) throw new Error(`${url} is not a gateway emulator's admin_url (HTTP ${response.status})`);
+  return withKeys({ baseUrl, adminUrl: text(body.admin_url) ?? url, hostedUrl, merchant: { merchant_id: merchantId, merchant_site_id: siteId, merchant_token: token } }, async () => {});
 }

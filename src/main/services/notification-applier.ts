@@ -5,12 +5,11 @@
 // when the transaction appears, and nothing here ever deletes or rewrites what was received.
 import { parseJson, isJsonObject, numberText } from '../../shared/json';
 import { compareAmounts, parseDecimal } from '../../shared/money';
+import { EVENT_SPECS, eventSpec, isNotificationEvent, subjectOf, type NotificationEvent } from '../../shared/spec/events';
 import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotificationSchema } from '../../shared/spec/schemas';
-import type { Ledger } from '../ledger/connection';
-import { createRepositories, type Repositories } from '../ledger/repositories/index';
+import type { Repositories } from '../ledger/repositories/index';
 import type { NotificationOutcome, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
 import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
-import { systemClock, type Clock } from '../ledger/support';
 import type { Logger } from '../logger';
 
 export interface AppliedNotification {
@@ -26,12 +25,12 @@ export interface AppliedNotification {
 }
 
 export interface NotificationApplierOptions {
-  db: Ledger;
-  now?: Clock;
+  repos: Repositories;
   log?: Logger;
-  /** Every result, for live UI updates and for scheduling verification reads. Must not throw. */
-  onApplied?: (result: AppliedNotification) => void;
 }
+
+/** Told every result: the verifier (to schedule reads), the pushes and the retention rule. Must not throw. */
+export type AppliedListener = (result: AppliedNotification) => void;
 
 interface Verdict extends OutcomeLinks {
   outcome: Exclude<NotificationOutcome, 'pending'>;
@@ -44,12 +43,19 @@ const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 export class NotificationApplier {
   private readonly repos: Repositories;
   private readonly log: Logger;
+  private readonly listeners = new Set<AppliedListener>();
   private queue: number[] = [];
   private scheduled = false;
 
   constructor(private readonly options: NotificationApplierOptions) {
-    this.repos = createRepositories(options.db, options.now ?? systemClock);
+    this.repos = options.repos;
     this.log = options.log ?? silent;
+  }
+
+  /** Every result from now on; returns the unsubscribe. */
+  subscribe(listener: AppliedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The listener's onStored: ids arriving together are applied in one transaction. */
@@ -59,43 +65,44 @@ export class NotificationApplier {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.applyMany(this.queue.splice(0));
+      // applyMany logs what fails to apply; this catches only what escapes it (a throwing logger).
+      this.applyMany(this.queue.splice(0)).catch((error: unknown) => this.log.error('applying queued notifications failed', error));
     });
   }
 
   /** Applies pending notifications in one transaction; falls back to one by one if that fails. */
-  applyMany(ids: readonly number[]): AppliedNotification[] {
+  async applyMany(ids: readonly number[]): Promise<AppliedNotification[]> {
     if (ids.length === 0) return [];
     let results: AppliedNotification[];
     try {
-      results = this.options.db.transaction(() => ids.flatMap((id) => this.applyOne(id)))();
+      results = await this.repos.transaction(() => this.applyEach(ids));
     } catch (error) {
       this.log.error('applying a batch of notifications failed; retrying them one by one', error);
-      results = ids.flatMap((id) => {
+      results = [];
+      for (const id of ids) {
         try {
-          return this.options.db.transaction(() => this.applyOne(id))();
+          results.push(...(await this.repos.transaction(() => this.applyOne(id))));
         } catch (inner) {
           // Left pending: recoverPending() retries it at the next start, and it stays visible.
           this.log.error(`notification ${id} could not be applied`, inner);
-          return [];
         }
-      });
+      }
     }
     for (const result of results) this.publish(result);
     return results;
   }
 
-  apply(id: number): AppliedNotification | undefined {
-    return this.applyMany([id])[0];
+  async apply(id: number): Promise<AppliedNotification | undefined> {
+    return (await this.applyMany([id]))[0];
   }
 
   /** At start-up: applies what was stored but not applied before the last exit. Returns how many. */
-  recoverPending(maxRounds = 100): number {
+  async recoverPending(maxRounds = 100): Promise<number> {
     let applied = 0;
     for (let round = 0; round < maxRounds; round++) {
-      const ids = this.repos.notifications.pendingIds(1000);
+      const ids = await this.repos.notifications.pendingIds(1000);
       if (ids.length === 0) break;
-      const results = this.applyMany(ids);
+      const results = await this.applyMany(ids);
       applied += results.length;
       if (results.length === 0) break; // every one failed: do not spin
     }
@@ -106,14 +113,13 @@ export class NotificationApplier {
    * Applies the orphans waiting for a transaction that just became known (call after recording
    * a create answer). Returns what became of them.
    */
-  matchOrphans(subject: 'payin' | 'payout', rowId: number): AppliedNotification[] {
-    const row = subject === 'payin' ? this.repos.payins.byId(rowId) : this.repos.payouts.byId(rowId);
+  async matchOrphans(subject: 'payin' | 'payout', rowId: number): Promise<AppliedNotification[]> {
+    const row = subject === 'payin' ? await this.repos.payins.byId(rowId) : await this.repos.payouts.byId(rowId);
     if (!row) return [];
     const refs =
       'payinId' in row ? { transactionRef: row.payinId, requestRef: row.requestId } : { transactionRef: row.payoutId, requestRef: row.merchantReference };
-    const events = subject === 'payin' ? ['v2_payin_notification', 'v2_tokenization_notification'] : ['v2_payout_notification'];
-    const orphans = this.repos.notifications.orphansFor(row.profileId, refs).filter((n) => n.event !== null && events.includes(n.event));
-    const results = this.options.db.transaction(() => orphans.flatMap((n) => this.applyOne(n.id, true)))();
+    const orphans = (await this.repos.notifications.orphansFor(row.profileId, refs)).filter((n) => subjectOf(n.event) === subject);
+    const results = await this.repos.transaction(() => this.applyEach(orphans.map((n) => n.id), true));
     for (const result of results) this.publish(result);
     return results;
   }
@@ -122,8 +128,8 @@ export class NotificationApplier {
    * Applies again a notification kept as an orphan or left pending (the webhook inspector's
    * replay of such a one). Returns what became of it, or undefined for another outcome.
    */
-  retry(id: number): AppliedNotification | undefined {
-    const results = this.options.db.transaction(() => this.applyOne(id, true))();
+  async retry(id: number): Promise<AppliedNotification | undefined> {
+    const results = await this.repos.transaction(() => this.applyOne(id, true));
     for (const result of results) this.publish(result);
     return results[0];
   }
@@ -132,30 +138,42 @@ export class NotificationApplier {
    * Orphans whose pay-in or payout has been recorded since (by any path) are applied now; the
    * others are left untouched. Run at start-up and before a reconciliation sweep.
    */
-  retryOrphans(limit = 10_000): AppliedNotification[] {
-    const orphans = this.repos.notifications.withOutcome('orphan', limit);
-    const known = orphans.filter((n) => (n.event === 'v2_payout_notification' ? this.findPayout(n) : this.findPayin(n)) !== undefined);
+  async retryOrphans(limit = 10_000): Promise<AppliedNotification[]> {
+    const known: number[] = [];
+    for (const n of await this.repos.notifications.withOutcome('orphan', limit)) {
+      if ((await this.findTransaction(n)) !== undefined) known.push(n.id);
+    }
     if (known.length === 0) return [];
-    const results = this.options.db.transaction(() => known.flatMap((n) => this.applyOne(n.id, true)))();
+    const results = await this.repos.transaction(() => this.applyEach(known, true));
     for (const result of results) this.publish(result);
     return results;
   }
 
   private publish(result: AppliedNotification): void {
-    try {
-      this.options.onApplied?.(result);
-    } catch (error) {
-      this.log.error('onApplied failed', error);
+    for (const listener of this.listeners) {
+      try {
+        listener(result);
+      } catch (error) {
+        this.log.error('a listener of applied notifications failed', error);
+      }
     }
   }
 
-  private applyOne(id: number, retryOrphan = false): AppliedNotification[] {
+  /** One after the other, in the caller's transaction (each sees what the ones before it wrote). */
+  private async applyEach(ids: readonly number[], retryOrphan = false): Promise<AppliedNotification[]> {
+    const results: AppliedNotification[] = [];
+    for (const id of ids) results.push(...(await this.applyOne(id, retryOrphan)));
+    return results;
+  }
+
+  private async applyOne(id: number, retryOrphan = false): Promise<AppliedNotification[]> {
     const { notifications } = this.repos;
-    const n = notifications.byId(id);
+    await notifications.lockForApplying();
+    const n = await notifications.byId(id);
     if (!n || !(n.outcome === 'pending' || (retryOrphan && n.outcome === 'orphan'))) return [];
-    const verdict = this.decide(n);
-    notifications.markOutcome(id, verdict.outcome, verdict);
-    if (verdict.outcome !== 'orphan' && verdict.outcome !== 'duplicate') this.linkDuplicates(n, verdict);
+    const verdict = await this.decide(n);
+    await notifications.markOutcome(id, verdict.outcome, verdict);
+    if (verdict.outcome !== 'orphan' && verdict.outcome !== 'duplicate') await this.linkDuplicates(n, verdict);
     return [
       {
         id,
@@ -170,80 +188,110 @@ export class NotificationApplier {
   }
 
   /** Later copies marked duplicate while this one was an orphan now point at the same rows. */
-  private linkDuplicates(n: StoredNotification, verdict: Verdict): void {
-    for (const copy of this.repos.notifications.laterDuplicates(n.id)) this.repos.notifications.markOutcome(copy.id, 'duplicate', verdict);
+  private async linkDuplicates(n: StoredNotification, verdict: Verdict): Promise<void> {
+    for (const copy of await this.repos.notifications.laterDuplicates(n.id)) await this.repos.notifications.markOutcome(copy.id, 'duplicate', verdict);
   }
 
-  private decide(n: StoredNotification): Verdict {
+  private async decide(n: StoredNotification): Promise<Verdict> {
+    if (n.rawPrunedAt !== null) return this.decidePruned(n);
     let body: unknown;
     try {
       body = parseJson(n.body.toString('utf8'));
     } catch (error) {
       return { outcome: 'malformed', subject: null, detail: `not exact JSON: ${(error as Error).message}` };
     }
+    return this.decideBody(n, body);
+  }
+
+  /**
+   * An orphan whose body and headers the retention rule dropped (services/notification-retention):
+   * its facts (event, ids, status) stayed with the row, so its claim stands as any other's, to be
+   * verified by a status read; what only the body said (amount, currency, a token) is gone.
+   */
+  private async decidePruned(n: StoredNotification): Promise<Verdict> {
+    const verdict = await this.decideBody(n, {});
+    if (verdict.outcome === 'orphan' || verdict.outcome === 'duplicate') return verdict;
+    const gone = `its body was dropped by the notification retention rule on ${n.rawPrunedAt}`;
+    // A vaulting result's news is the token and card in its body, not a status to compare.
+    if (eventSpec(n.event)?.statusOf === 'vaulting') return { ...verdict, detail: `${gone}, with the token and card it carried: tokenize the card again` };
+    return { ...verdict, detail: `${verdict.detail ? `${verdict.detail}; ` : ''}${gone}: amount and currency not compared` };
+  }
+
+  private async decideBody(n: StoredNotification, body: unknown): Promise<Verdict> {
     if (!isJsonObject(body)) return { outcome: 'malformed', subject: null, detail: 'not a JSON object' };
     const statusCode = n.statusCode;
     if (statusCode === null) return { outcome: 'malformed', subject: null, detail: 'no status_code' };
-    const subject = n.event === 'v2_payout_notification' ? 'payout' : 'payin';
-    const original = this.repos.notifications.firstWithSameKey(n.id);
+    const event = n.event;
+    if (!isNotificationEvent(event)) return { outcome: 'malformed', subject: null, detail: `unknown event ${event ?? '(none)'}` };
+    const original = await this.repos.notifications.firstWithSameKey(n.id);
     if (original) {
       return {
         outcome: 'duplicate',
-        subject,
+        subject: EVENT_SPECS[event].subject,
         detail: `duplicate of notification ${original.id}`,
         payinRowId: original.payinRowId,
         payoutRowId: original.payoutRowId,
         tokenRowId: original.tokenRowId,
       };
     }
-    if (n.event === 'v2_payout_notification') return this.applyPayout(n, body, statusCode);
-    if (n.event === 'v2_tokenization_notification') return this.applyTokenization(n, body);
-    if (n.event === 'v2_payin_notification') return this.applyPayin(n, body, statusCode);
-    return { outcome: 'malformed', subject: null, detail: `unknown event ${n.event ?? '(none)'}` };
+    return this.appliers[event](n, body, statusCode);
   }
 
-  private findPayin(n: StoredNotification) {
+  /** One way to apply each event of the spec (a new event without its own fails the typecheck). */
+  private readonly appliers: Record<NotificationEvent, (n: StoredNotification, body: Record<string, unknown>, statusCode: string) => Promise<Verdict>> = {
+    v2_payin_notification: (n, body, statusCode) => this.applyPayin(n, body, statusCode),
+    v2_tokenization_notification: (n, body) => this.applyTokenization(n, body),
+    v2_payout_notification: (n, body, statusCode) => this.applyPayout(n, body, statusCode),
+  };
+
+  /** The pay-in or payout a notification names, by its event's subject; undefined for an unknown event. */
+  private async findTransaction(n: StoredNotification) {
+    const subject = subjectOf(n.event);
+    return subject === 'payout' ? this.findPayout(n) : subject === 'payin' ? this.findPayin(n) : undefined;
+  }
+
+  private async findPayin(n: StoredNotification) {
     const { payins } = this.repos;
-    return (n.transactionRef && payins.byPayinId(n.transactionRef, n.profileId)) || (n.requestRef && payins.byRequestId(n.profileId, n.requestRef)) || undefined;
+    return (n.transactionRef && (await payins.byPayinId(n.transactionRef, n.profileId))) || (n.requestRef && (await payins.byRequestId(n.profileId, n.requestRef))) || undefined;
   }
 
-  private findPayout(n: StoredNotification) {
+  private async findPayout(n: StoredNotification) {
     const { payouts } = this.repos;
-    return (n.transactionRef && payouts.byPayoutId(n.transactionRef, n.profileId)) || (n.requestRef && payouts.byMerchantReference(n.profileId, n.requestRef)) || undefined;
+    return (n.transactionRef && (await payouts.byPayoutId(n.transactionRef, n.profileId))) || (n.requestRef && (await payouts.byMerchantReference(n.profileId, n.requestRef))) || undefined;
   }
 
-  private applyPayin(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Verdict {
+  private async applyPayin(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Promise<Verdict> {
     const fields = PayinNotificationSchema.parse(body);
-    const row = this.findPayin(n);
+    const row = await this.findPayin(n);
     if (!row) return { outcome: 'orphan', subject: 'payin', detail: 'no pay-in with this payin_id or request_id yet' };
     const payins = this.repos.payins;
-    if (n.transactionRef) payins.attachGatewayId(row.id, n.transactionRef);
+    if (n.transactionRef) await payins.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, n.requestRef && n.requestRef !== row.requestId ? `request_id ${n.requestRef}` : null);
-    if (facts) payins.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
-    const applied = payins.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
+    if (facts) await payins.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
+    const applied = await payins.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
     return this.statusVerdict('payin', applied.outcome, applied.record, facts, { payinRowId: row.id });
   }
 
-  private applyPayout(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Verdict {
+  private async applyPayout(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Promise<Verdict> {
     const fields = PayoutNotificationSchema.parse(body);
     const { payouts } = this.repos;
-    const row = this.findPayout(n);
+    const row = await this.findPayout(n);
     if (!row) return { outcome: 'orphan', subject: 'payout', detail: 'no payout with this payout_id or merchantReference yet' };
-    if (n.transactionRef) payouts.attachGatewayId(row.id, n.transactionRef);
+    if (n.transactionRef) await payouts.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, null);
-    if (facts) payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
-    const applied = payouts.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
+    if (facts) await payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
+    const applied = await payouts.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
     return this.statusVerdict('payout', applied.outcome, applied.record, facts, { payoutRowId: row.id });
   }
 
   /** The token and card metadata; the pay-in's own status comes with its v2_payin_notification. */
-  private applyTokenization(n: StoredNotification, body: Record<string, unknown>): Verdict {
+  private async applyTokenization(n: StoredNotification, body: Record<string, unknown>): Promise<Verdict> {
     const fields = TokenizationNotificationSchema.parse(body);
-    const row = this.findPayin(n);
+    const row = await this.findPayin(n);
     if (!row) return { outcome: 'orphan', subject: 'payin', detail: 'no pay-in with this payin_id or request_id yet' };
     if (!fields.token) return { outcome: 'applied', subject: 'payin', payinRowId: row.id, detail: `no token issued (status ${n.statusCode})` };
     const digits = (value: string | null | undefined, length: number) => (value && new RegExp(`^\\d{${length}}$`).test(value) ? value : null);
-    const token = this.repos.tokens.upsert({
+    const token = await this.repos.tokens.upsert({
       profileId: n.profileId,
       tokenRef: fields.token,
       brand: fields.card?.brand ?? null,
@@ -275,7 +323,7 @@ export class NotificationApplier {
       return { ...links, outcome: 'mismatch', subject, needsVerification: true, detail: facts ?? record.statusConflict ?? record.conflict };
     }
     if (outcome === 'stale') {
-      return { ...links, outcome: 'applied', subject, needsVerification: false, detail: `status ${record.final ? record.statusCode : (record.lastNotifiedStatus ?? record.statusCode)} already holds; this older news changes nothing` };
+      return { ...links, outcome: 'stale', subject, needsVerification: false, detail: `status ${record.final ? record.statusCode : (record.lastNotifiedStatus ?? record.statusCode)} already holds; this older news changes nothing` };
     }
     if (outcome === 'claimed') {
       return { ...links, outcome: 'applied', subject, needsVerification: true, detail: `claims status ${record.lastNotifiedStatus}; a status read must confirm it` };

@@ -1,9 +1,10 @@
 // Profiles: which gateway every action goes to and who we are there. The local-emulator profile is
 // created on first run with no configuration; sandbox and live profiles are entered by the user.
 import type { EnvironmentKind, ProfileInput, ProfileView } from '../../shared/contract';
+import { notificationReach } from '../../shared/notification-reach';
 import type { Profile, ProfilesRepository } from '../ledger/repositories/profiles';
 import type { AuditLog } from '../ledger/repositories/audit-log';
-import type { CredentialService } from './credential-service';
+import type { CredentialService, PublicKeyExport } from './credential-service';
 import { ServiceError } from './errors';
 import type { EventBus } from './event-bus';
 import type { LocalGateway } from './local-gateway';
@@ -23,6 +24,14 @@ export interface ProfileServiceDeps {
   notificationUrl: (profile: Profile) => string;
   /** Tells the listener that profile paths changed. */
   onPathsChanged: () => void;
+  /** On a team server, each person's own active profile (else the ledger's one active profile). */
+  choice?: ActiveProfileChoice;
+}
+
+export interface ActiveProfileChoice {
+  /** The profile the person being served chose; null or undefined: none (the ledger's active one). */
+  current(): string | null | undefined;
+  choose(id: string): Promise<void>;
 }
 
 /** Sandbox: the user gives {sandbox_url} (ends in /api/); live: the base URL itself (ends in /api/v2). */
@@ -42,36 +51,52 @@ export function gatewayBaseUrl(environment: EnvironmentKind, entered: string): s
 }
 
 export class ProfileService {
+  /** The last profiles push under way (see publish). */
+  private publishing: Promise<void> = Promise.resolve();
+
   constructor(private readonly deps: ProfileServiceDeps) {}
 
   /** First run: a local-emulator profile, active, with nothing to configure. Later runs: follow the emulator's port. */
-  ensureLocalProfile(): Profile {
+  async ensureLocalProfile(): Promise<Profile> {
     const { profiles, local } = this.deps;
     const facts = { baseUrl: local.baseUrl, merchantId: local.merchant.merchant_id, merchantSiteId: local.merchant.merchant_site_id };
-    for (const profile of profiles.list().filter((p) => p.environment === 'local')) profiles.update(profile.id, facts);
-    let profile = profiles.list().find((p) => p.environment === 'local');
-    if (!profile) profile = profiles.create({ name: 'Local emulator', environment: 'local', ...facts });
-    if (!profiles.active()) profiles.activate(profile.id);
-    return profiles.get(profile.id) ?? profile;
+    for (const profile of (await profiles.list()).filter((p) => p.environment === 'local')) await profiles.update(profile.id, facts);
+    let profile = (await profiles.list()).find((p) => p.environment === 'local');
+    if (!profile) profile = await profiles.create({ name: 'Local emulator', environment: 'local', ...facts });
+    if (!(await profiles.active())) await profiles.activate(profile.id);
+    return (await profiles.get(profile.id)) ?? profile;
   }
 
-  active(): Profile {
-    const profile = this.deps.profiles.active();
+  async active(): Promise<Profile> {
+    const chosen = this.deps.choice?.current();
+    const profile = (chosen ? await this.deps.profiles.get(chosen) : undefined) ?? (await this.deps.profiles.active());
     if (!profile) throw new ServiceError('not_found', 'No active profile: create or activate one in Settings.');
     return profile;
   }
 
-  require(id: string): Profile {
-    const profile = this.deps.profiles.get(id);
+  async require(id: string): Promise<Profile> {
+    const profile = await this.deps.profiles.get(id);
     if (!profile) throw new ServiceError('not_found', `No profile with id ${id}.`);
     return profile;
   }
 
-  async list(): Promise<ProfileView[]> {
-    return Promise.all(this.deps.profiles.list().map((profile) => this.view(profile)));
+  /** The given profile, or the active one when none is given. */
+  resolve(id: string | undefined): Promise<Profile> {
+    return id === undefined ? this.active() : this.require(id);
   }
 
-  async view(profile: Profile): Promise<ProfileView> {
+  async list(): Promise<ProfileView[]> {
+    const activeId = await this.activeId();
+    return Promise.all((await this.deps.profiles.list()).map((profile) => this.view(profile, activeId)));
+  }
+
+  /** The active profile's id for whoever is served (their own choice on a team server). */
+  private async activeId(): Promise<string | undefined> {
+    return (await this.active().catch(() => undefined))?.id;
+  }
+
+  async view(profile: Profile, activeId?: string): Promise<ProfileView> {
+    const notificationUrl = this.deps.notificationUrl(profile);
     return {
       id: profile.id,
       name: profile.name,
@@ -81,8 +106,9 @@ export class ProfileService {
       merchantSiteId: profile.merchantSiteId,
       kid: profile.kid,
       notificationPublicUrl: profile.notificationPublicUrl,
-      notificationUrl: this.deps.notificationUrl(profile),
-      isActive: profile.isActive,
+      notificationUrl,
+      notifications: notificationReach(profile.environment, notificationUrl),
+      isActive: (activeId ?? (await this.activeId())) === profile.id,
       // Spec 4, rule 3: payouts are unavailable in the sandbox.
       payoutsEnabled: profile.environment !== 'sandbox',
       credentials: await this.deps.credentials.states(profile),
@@ -91,18 +117,18 @@ export class ProfileService {
 
   async create(input: ProfileInput): Promise<ProfileView> {
     const facts = this.connectionFacts(input.environment, input);
-    const profile = this.deps.profiles.create({
+    const profile = await this.deps.profiles.create({
       name: input.name,
       environment: input.environment,
       ...facts,
       notificationPublicUrl: input.notificationPublicUrl ?? null,
     });
-    this.deps.audit.append({ actor: 'user', action: 'profile.create', profileId: profile.id, subject: profile.name, details: { environment: profile.environment, baseUrl: profile.baseUrl } });
+    await this.deps.audit.append({ actor: 'user', action: 'profile.create', profileId: profile.id, subject: profile.name, details: { environment: profile.environment, baseUrl: profile.baseUrl } });
     return this.changed(profile.id);
   }
 
   async update(id: string, patch: Partial<ProfileInput>): Promise<ProfileView> {
-    const current = this.require(id);
+    const current = await this.require(id);
     const environment = patch.environment ?? current.environment;
     const connectionChanged = patch.environment !== undefined || patch.baseUrl !== undefined || patch.merchantId !== undefined || patch.merchantSiteId !== undefined;
     const facts = connectionChanged
@@ -117,47 +143,87 @@ export class ProfileService {
     // forgotten first, so a failure leaves the old address with its token.
     const moved = environment !== current.environment || ('baseUrl' in facts && facts.baseUrl !== current.baseUrl);
     if (moved && current.environment !== 'local') await this.deps.credentials.clearMerchantToken(current);
-    this.deps.profiles.update(id, {
+    await this.deps.profiles.update(id, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.environment !== undefined ? { environment } : {}),
       ...facts,
       ...(patch.notificationPublicUrl !== undefined ? { notificationPublicUrl: patch.notificationPublicUrl } : {}),
     });
-    this.deps.audit.append({ actor: 'user', action: 'profile.update', profileId: id, subject: current.name, details: { changed: Object.keys(patch) } });
+    await this.deps.audit.append({ actor: 'user', action: 'profile.update', profileId: id, subject: current.name, details: { changed: Object.keys(patch) } });
     return this.changed(id);
   }
 
   async activate(id: string): Promise<ProfileView> {
-    const profile = this.require(id);
-    this.deps.profiles.activate(id);
-    this.deps.audit.append({ actor: 'user', action: 'profile.activate', profileId: id, subject: profile.name, details: { environment: profile.environment } });
+    const profile = await this.require(id);
+    if (this.deps.choice?.current() !== undefined) await this.deps.choice.choose(id);
+    else await this.deps.profiles.activate(id);
+    await this.deps.audit.append({ actor: 'user', action: 'profile.activate', profileId: id, subject: profile.name, details: { environment: profile.environment } });
     return this.changed(id);
   }
 
   async delete(id: string): Promise<{ deleted: boolean }> {
-    const profile = this.require(id);
+    const profile = await this.require(id);
     if (profile.isActive) throw new ServiceError('conflict', 'The active profile cannot be deleted: activate another one first.');
     let deleted: boolean;
     try {
-      deleted = this.deps.profiles.delete(id);
+      deleted = await this.deps.profiles.delete(id);
     } catch {
       throw new ServiceError('conflict', `Profile "${profile.name}" has transactions in the ledger and cannot be deleted.`);
     }
     await this.deps.credentials.forget(profile);
-    this.deps.audit.append({ actor: 'user', action: 'profile.delete', profileId: null, subject: profile.name, details: { id } });
+    await this.deps.audit.append({ actor: 'user', action: 'profile.delete', profileId: null, subject: profile.name, details: { id } });
     this.deps.onPathsChanged();
     await this.publish();
     return { deleted };
   }
 
-  async publish(): Promise<void> {
-    this.deps.events.publish('profiles:profiles-changed', await this.list());
+  /**
+   * Pushes the profiles as they are now. One push at a time, each reading the list after the one
+   * before has gone: reading credential states takes a while, and two changes in a row (create,
+   * then activate) once pushed the older list last, so screens showed the profile active before.
+   */
+  publish(): Promise<void> {
+    const next = this.publishing.then(async () => this.deps.events.publish('profiles:profiles-changed', await this.list()));
+    this.publishing = next.catch(() => undefined);
+    return next;
+  }
+
+  // A profile's credentials are part of its view (their states), so every change is pushed.
+
+  async setMerchantToken(id: string, token: string): Promise<ProfileView> {
+    await this.deps.credentials.setMerchantToken(await this.require(id), token);
+    return this.republished(id);
+  }
+
+  async clearMerchantToken(id: string): Promise<ProfileView> {
+    await this.deps.credentials.clearMerchantToken(await this.require(id));
+    return this.republished(id);
+  }
+
+  async generateKey(id: string, kid?: string): Promise<PublicKeyExport> {
+    const exported = await this.deps.credentials.generateKey(await this.require(id), kid);
+    await this.publish();
+    return exported;
+  }
+
+  async importKey(id: string, privateKey: string, kid?: string): Promise<PublicKeyExport> {
+    const exported = await this.deps.credentials.importKey(await this.require(id), privateKey, kid);
+    await this.publish();
+    return exported;
+  }
+
+  async exportPublicKey(id: string): Promise<PublicKeyExport> {
+    return this.deps.credentials.exportPublicKey(await this.require(id));
   }
 
   private async changed(id: string): Promise<ProfileView> {
     this.deps.onPathsChanged();
+    return this.republished(id);
+  }
+
+  private async republished(id: string): Promise<ProfileView> {
     await this.publish();
-    return this.view(this.require(id));
+    return this.view(await this.require(id));
   }
 
   private connectionFacts(environment: EnvironmentKind, input: { baseUrl?: string | undefined; merchantId?: string | undefined; merchantSiteId?: string | undefined }) {

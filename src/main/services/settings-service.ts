@@ -1,62 +1,74 @@
 import { type Settings, settingsSchema } from '../../shared/contract';
-import type { Ledger } from '../ledger/connection';
+import type { SettingsRepository } from '../ledger/repositories/settings';
 import type { EventBus } from './event-bus';
 
 export const DEFAULT_SETTINGS: Settings = { theme: 'auto', reconciliationPendingMinutes: 60 };
 
-/** User preferences kept in the ledger, so they follow the data directory. */
+/** The preferences a person sets (Settings: the theme; reconciliation's threshold). */
+const PREFERENCES = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
+
+/**
+ * User preferences kept in the ledger, so they follow the data directory. On a team server each
+ * person has their own (`person` names whose request is served): kept under keys of their own and
+ * pushed to their sessions only; the team's defaults are the ledger's.
+ */
 export class SettingsService {
   constructor(
-    private readonly db: Ledger,
+    private readonly settings: SettingsRepository,
     private readonly events: EventBus,
-    private readonly now: () => Date,
+    private readonly person: () => string | undefined = () => undefined,
   ) {}
 
-  get(): Settings {
-    const rows = this.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
-    const stored = Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+  async get(): Promise<Settings> {
+    const all = await this.settings.all();
+    const mine = personKey(this.person());
+    const stored = Object.fromEntries(
+      PREFERENCES.flatMap((key) => {
+        const value = (mine && all.get(mine(key))) ?? all.get(key);
+        return value === undefined ? [] : [[key, JSON.parse(value) as unknown]];
+      }),
+    );
     const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...stored });
     return parsed.success ? parsed.data : DEFAULT_SETTINGS;
   }
 
   /** The listener keeps its port across runs, so notification links already given out stay valid. */
-  listenerPort(): number {
-    const row = this.db.prepare("SELECT value FROM settings WHERE key = 'listener.port'").get() as { value: string } | undefined;
-    const port = row ? Number(JSON.parse(row.value)) : 0;
+  async listenerPort(): Promise<number> {
+    const stored = await this.settings.get('listener.port');
+    const port = stored === undefined ? 0 : Number(JSON.parse(stored));
     return Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
   }
 
-  rememberListenerPort(port: number): void {
-    this.write({ 'listener.port': port });
+  async rememberListenerPort(port: number): Promise<void> {
+    await this.write({ 'listener.port': port });
   }
 
   /** The listener's host as the user last set it (Settings); null: the default, loopback. */
-  listenerHost(): string | null {
-    const row = this.db.prepare("SELECT value FROM settings WHERE key = 'listener.host'").get() as { value: string } | undefined;
-    const host: unknown = row ? JSON.parse(row.value) : null;
+  async listenerHost(): Promise<string | null> {
+    const stored = await this.settings.get('listener.host');
+    const host: unknown = stored === undefined ? null : JSON.parse(stored);
     return typeof host === 'string' && host !== '' ? host : null;
   }
 
-  rememberListenerAddress(host: string, port: number): void {
-    this.write({ 'listener.host': host, 'listener.port': port });
+  async rememberListenerAddress(host: string, port: number): Promise<void> {
+    await this.write({ 'listener.host': host, 'listener.port': port });
   }
 
-  update(patch: Partial<Settings>): Settings {
-    this.write(patch);
-    const settings = this.get();
-    this.events.publish('settings:settings-changed', settings);
+  async update(patch: Partial<Settings>): Promise<Settings> {
+    const person = this.person();
+    const mine = personKey(person);
+    await this.write(mine ? Object.fromEntries(Object.entries(patch).map(([key, value]) => [mine(key), value])) : patch);
+    const settings = await this.get();
+    this.events.publish('settings:settings-changed', settings, person ? { personId: person } : undefined);
     return settings;
   }
 
-  private write(values: Record<string, unknown>): void {
-    const upsert = this.db.prepare(
-      'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-    );
-    const at = this.now().toISOString();
-    this.db.transaction(() => {
-      for (const [key, value] of Object.entries(values)) {
-        if (value !== undefined) upsert.run(key, JSON.stringify(value), at);
-      }
-    })();
+  private async write(values: Record<string, unknown>): Promise<void> {
+    await this.settings.put(new Map(Object.entries(values).flatMap(([key, value]) => (value === undefined ? [] : [[key, JSON.stringify(value)]]))));
   }
+}
+
+/** A person's own key for a preference (team server), or undefined on a desk. */
+function personKey(person: string | undefined): ((key: string) => string) | undefined {
+  return person === undefined ? undefined : (key) => `person:${person}:${key}`;
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core';
 import { consoleLogger, type Logger } from '../logger';
+import { redactedUrl } from '../ledger/engine/open';
 import { appUsage, OptionsError, parseAppOptions } from '../options';
 import { EventBus } from '../services/event-bus';
 import { APP_VERSION } from '../version';
@@ -36,7 +37,7 @@ function traceFromEnv(): Trace | undefined {
 }
 
 /** Loads the core's code and builds the core; the bus is the server's, so pushes reach streams opened meanwhile. */
-async function startCore(args: { dataDir: string; events: EventBus; log: Logger; trace?: Trace }): Promise<Core> {
+async function startCore(args: { dataDir: string; database: string | undefined; events: EventBus; log: Logger; trace?: Trace }): Promise<Core> {
   const [{ createCore }, { KeytarSecretStore }] = await Promise.all([import('../core'), import('../platform/keychain')]);
   args.trace?.('main: core modules loaded');
   const secrets = new KeytarSecretStore('Paydesk');
@@ -44,7 +45,7 @@ async function startCore(args: { dataDir: string; events: EventBus; log: Logger;
   args.trace?.('main: core created');
   // The keychain's state is only a warning here: calls need not wait for it.
   void secrets.status().then((keychain) => {
-    if (!keychain.available) args.log.warn(keychain.message);
+    if (keychain.state !== 'available') args.log.warn(keychain.message);
   });
   return core;
 }
@@ -67,8 +68,14 @@ async function main(): Promise<number> {
   }
   const trace = traceFromEnv();
   trace?.('main: server modules loaded');
+  // Listened for from the start: a stop asked for while the core starts waits for it, then closes
+  // it as any other (without a listener, Node would end the process on the spot).
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const events = new EventBus();
-  const starting = startCore({ dataDir: options.dataDir, events, log, trace });
+  const starting = startCore({ dataDir: options.dataDir, database: options.database, events, log, trace });
   starting.catch(() => {}); // handled below, after the address is printed
 
   const server = await startWebServer({ dispatch: lateDispatch(starting), events, rendererDir: path.join(here, '../renderer'), port: options.port, log, trace });
@@ -76,6 +83,7 @@ async function main(): Promise<number> {
   // Scripts, tests and the benchmark read the address from its own line: keep it alone on a line.
   console.log(`Paydesk is starting in web mode. Its address, for your browser:\n  ${server.url}`);
   console.log(`Data directory: ${options.dataDir}`);
+  if (options.database) console.log(`Ledger: PostgreSQL ${redactedUrl(new URL(options.database))}`);
 
   let core: Core;
   try {
@@ -83,21 +91,18 @@ async function main(): Promise<number> {
   } catch (error) {
     await server.close();
     // Not imported up front: loading it is part of the core's start-up cost (and may be what failed).
-    const ledgerTooNew = await import('../ledger/connection').then(
-      ({ LedgerVersionError }) => error instanceof LedgerVersionError,
+    const ledgerRefused = await import('../ledger/connection').then(
+      ({ LedgerOpenError }) => error instanceof LedgerOpenError,
       () => false,
     );
-    if (ledgerTooNew) console.error(`Paydesk cannot open its ledger: ${(error as Error).message}`);
+    if (ledgerRefused) console.error(`Paydesk cannot open its ledger: ${(error as Error).message}`);
     else console.error('Paydesk could not start:', error);
     console.error(NOT_STARTED);
     return 1;
   }
   console.log(READY);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await server.close();
   await core.close();
   return 0;

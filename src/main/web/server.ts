@@ -4,6 +4,8 @@
 //   POST /rpc/<channel>     {"input": …} → envelope (token header required)
 //   GET  /events?token=…&since=N   server-sent events: every push of the contract after push N
 //                           (the page carries N; a reconnect sends Last-Event-ID instead)
+// Without the session, a browser opening a page gets a short HTML page saying where the address
+// with the token is (refusal-page.ts); every other request gets the JSON error.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,15 +13,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Dispatch } from '../ipc/dispatcher';
 import type { EventBus } from '../services/event-bus';
-import { CONTENT_SECURITY_POLICY } from '../security-policy';
 import type { Logger } from '../logger';
 import { assetServer } from './assets';
-import { PushLog } from './push-log';
+import { PushStreams, refuse, securityHeaders, sendHtml, sendJson, serveRpc } from './http-kit';
+import { refusalPage, wantsPage } from './refusal-page';
 import { PUSH_SEQ_META, SESSION_META } from '../../shared/web-stream';
 import { checkRequest, TOKEN_COOKIE, type TokenSource } from './request-guard';
 
-export const RPC_BODY_LIMIT = 1024 * 1024;
-const HEARTBEAT_MS = 15_000;
+export { RPC_BODY_LIMIT } from './http-kit';
 
 export interface WebServerOptions {
   dispatch: Dispatch;
@@ -40,37 +41,6 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const securityHeaders = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-function refuse(res: ServerResponse, status: number, message: string): void {
-  sendJson(res, status, { ok: false, error: { code: status === 401 ? 'unauthorized' : 'forbidden', message } });
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { dispatch, events, rendererDir, log } = options;
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -78,52 +48,20 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const assets = assetServer(rendererDir, securityHeaders);
   const indexHtml = await readFile(path.join(rendererDir, 'index.html'), 'utf8');
   assets.warm(indexHtml);
-  const sseClients = new Set<ServerResponse>();
-  const pushes = new PushLog();
+  const streams = new PushStreams<null>(events);
   let port = 0;
 
   const guard = (req: IncomingMessage, res: ServerResponse, url: URL, source: TokenSource): boolean => {
     const verdict = checkRequest(req, url, port, token, source);
-    if (!verdict.allowed) refuse(res, verdict.status, verdict.reason);
-    return verdict.allowed;
+    if (verdict.allowed) return true;
+    if (wantsPage(req.method, req.headers.accept)) sendHtml(res, verdict.status, refusalPage(`http://127.0.0.1:${port}`, verdict.reason));
+    else refuse(res, verdict.status, verdict.reason);
+    return false;
   };
 
   const serveIndex = (res: ServerResponse) => {
-    const meta = `  <meta name="${SESSION_META}" content="${token}" />\n  <meta name="${PUSH_SEQ_META}" content="${pushes.lastId}" />\n`;
-    const html = indexHtml.replace('</head>', `${meta}</head>`);
-    res.writeHead(200, {
-      ...securityHeaders,
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-    });
-    res.end(html);
-  };
-
-  const handleRpc = async (req: IncomingMessage, res: ServerResponse, channel: string) => {
-    if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'method_not_allowed', message: 'Use POST.' } });
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      return sendJson(res, 415, { ok: false, error: { code: 'invalid_input', message: 'Content-Type must be application/json.' } });
-    }
-    let parsed: unknown;
-    try {
-      const raw = await readBody(req, RPC_BODY_LIMIT);
-      parsed = raw.length === 0 ? {} : JSON.parse(raw);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: 'Request body is over 1 MiB.' } });
-      return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'Request body is not valid JSON.' } });
-    }
-    const input = typeof parsed === 'object' && parsed !== null && 'input' in parsed ? (parsed as { input: unknown }).input : undefined;
-    sendJson(res, 200, await dispatch(decodeURIComponent(channel), input));
-  };
-
-  const openEventStream = (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    res.writeHead(200, { ...securityHeaders, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    res.write(': connected\n\n');
-    const since = req.headers['last-event-id'] ?? url.searchParams.get('since');
-    if (typeof since === 'string' && /^\d{1,15}$/.test(since)) for (const frame of pushes.after(Number(since))) res.write(frame);
-    sseClients.add(res);
-    res.on('close', () => sseClients.delete(res));
+    const meta = `  <meta name="${SESSION_META}" content="${token}" />\n  <meta name="${PUSH_SEQ_META}" content="${streams.log.lastId}" />\n`;
+    sendHtml(res, 200, indexHtml.replace('</head>', `${meta}</head>`), { 'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` });
   };
 
   const server = http.createServer((req, res) => {
@@ -136,9 +74,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const handle = async () => {
       if (route.startsWith('/rpc/')) {
-        if (guard(req, res, url, 'header')) await handleRpc(req, res, route.slice('/rpc/'.length));
+        if (guard(req, res, url, 'header')) await serveRpc(req, res, route.slice('/rpc/'.length), dispatch);
       } else if (route === '/events') {
-        if (guard(req, res, url, 'query')) openEventStream(req, res, url);
+        if (guard(req, res, url, 'query')) streams.open(req, res, url, null);
       } else if (route === '/' || route === '/index.html') {
         if (guard(req, res, url, 'query-or-cookie')) serveIndex(res);
       } else if (guard(req, res, url, 'query-or-cookie')) {
@@ -154,15 +92,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const unsubscribe = events.subscribe((channel, payload) => {
-    const frame = pushes.add(channel, payload);
-    for (const client of sseClients) client.write(frame);
-  });
-  const heartbeat = setInterval(() => {
-    for (const client of sseClients) client.write(': heartbeat\n\n');
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -176,9 +105,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     token,
     async close() {
-      unsubscribe();
-      clearInterval(heartbeat);
-      for (const client of sseClients) client.end();
+      streams.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

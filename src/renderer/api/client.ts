@@ -10,7 +10,7 @@ import type {
   PushPayload,
 } from '../../shared/contract';
 import { createHttpBridge } from './http-bridge';
-import { PUSH_SEQ_META, SESSION_META } from '../../shared/web-stream';
+import { PUSH_SEQ_META, SESSION_META, TEAM_META } from '../../shared/web-stream';
 
 export class ContractError extends Error {
   readonly code: ContractErrorBody['code'];
@@ -53,10 +53,18 @@ function sessionTokenFromPage(): string {
   return token;
 }
 
-export function pickBridge(): PaydeskBridge {
+/** This page is a team server's: people sign in (no session token in the page). */
+export function isTeamPage(): boolean {
+  return !window.paydesk && pageMeta(TEAM_META) === '1';
+}
+
+/** `onSignedOut`: on a team server's page, what to do when the session ends (show the sign-in form again). */
+export function pickBridge(onSignedOut: () => void = () => window.location.reload()): PaydeskBridge {
   if (window.paydesk) return window.paydesk;
+  const since = Number(pageMeta(PUSH_SEQ_META) ?? 0);
+  const seq = Number.isSafeInteger(since) ? since : 0;
+  if (isTeamPage()) return createHttpBridge({ team: true, onSignedOut }, window.location.origin, seq);
   // Web mode: drop the token from the address bar once the page has it.
   if (window.location.search.includes('token=')) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
-  const since = Number(pageMeta(PUSH_SEQ_META) ?? 0);
-  return createHttpBridge(sessionTokenFromPage(), window.location.origin, Number.isSafeInteger(since) ? since : 0);
+  return createHttpBridge({ token: sessionTokenFromPage() }, window.location.origin, seq);
 }

@@ -6,7 +6,15 @@
 // instead of from the contract's channel list, which would build every zod schema of the
 // contract in the first bundle (a cold start parses and runs that code before the first rows).
 import type { Envelope, PaydeskBridge, PushChannel } from '../../shared/contract';
-import { STREAM_GAP_EVENT } from '../../shared/web-stream';
+import { CSRF_HEADER, STREAM_GAP_EVENT } from '../../shared/web-stream';
+
+/**
+ * How the page proves who it is: web mode's session token (in a header, and on the event stream's
+ * address), or a team server's sign-in cookie (sent by the browser itself, with the CSRF header on
+ * every call). `onSignedOut`: a team page's session ended (a call answered unauthorized, or its
+ * event stream was refused).
+ */
+export type BridgeAuth = { token: string } | { team: true; onSignedOut: () => void };
 
 /** `<domain>:<verb-noun>` (STYLE.md); anything else, `then` included, is no method. */
 const CHANNEL_NAME = /^[a-z]+:[a-z]+(-[a-z]+)*$/;
@@ -15,30 +23,37 @@ const CHANNEL_NAME = /^[a-z]+:[a-z]+(-[a-z]+)*$/;
  * `since`: the number of the last push when the page was served; the stream replays every later
  * one, so a push between serving the page and opening the stream is not lost.
  */
-export function createHttpBridge(token: string, origin: string = window.location.origin, since = 0): PaydeskBridge {
+export function createHttpBridge(auth: BridgeAuth, origin: string = window.location.origin, since = 0): PaydeskBridge {
+  const team = 'team' in auth ? auth : null;
+  const authHeaders: Record<string, string> = team ? { [CSRF_HEADER]: '1' } : { 'x-paydesk-token': (auth as { token: string }).token };
   const call = async (channel: string, input: unknown): Promise<Envelope<unknown>> => {
     let response: Response;
     try {
       response = await fetch(`${origin}/rpc/${channel}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-paydesk-token': token },
+        headers: { 'content-type': 'application/json', ...authHeaders },
         body: JSON.stringify({ input }),
       });
     } catch {
-      return { ok: false, error: { code: 'unavailable', message: 'Paydesk is not reachable: is `npm start` still running?' } };
+      return { ok: false, error: { code: 'unavailable', message: team ? 'The team server is not reachable.' : 'Paydesk is not reachable: is `npm start` still running?' } };
     }
+    let envelope: Envelope<unknown>;
     try {
-      return (await response.json()) as Envelope<unknown>;
+      envelope = (await response.json()) as Envelope<unknown>;
     } catch {
       return { ok: false, error: { code: 'internal', message: `Paydesk answered HTTP ${response.status} without a readable body.` } };
     }
+    if (team && response.status === 401) team.onSignedOut();
+    return envelope;
   };
 
   let source: EventSource | null = null;
   const openStream = () => {
-    const stream = new EventSource(`${origin}/events?token=${encodeURIComponent(token)}&since=${since}`);
+    const stream = new EventSource(team ? `${origin}/events?since=${since}` : `${origin}/events?token=${encodeURIComponent((auth as { token: string }).token)}&since=${since}`);
     // Away longer than main keeps pushes: some were missed, so read every screen afresh.
     stream.addEventListener(STREAM_GAP_EVENT, () => window.location.reload());
+    // A team server ends the streams of a session it revoked; refused, the stream closes for good.
+    if (team) stream.addEventListener('error', () => stream.readyState === EventSource.CLOSED && team.onSignedOut());
     return stream;
   };
   const listeners = new Map<string, Set<(payload: unknown) => void>>();

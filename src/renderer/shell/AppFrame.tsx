@@ -1,6 +1,8 @@
 import { Alert, AppShell, Burger, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useAccess } from '../stores/access';
 import { useApp } from '../stores/context';
+import { PersonMenu } from './PersonMenu';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { screens } from './screens';
 import { ThemeToggle } from './ThemeToggle';
@@ -15,7 +17,11 @@ export function AppFrame() {
   const loadError = useApp((state) => state.loadError);
   const keychain = useApp((state) => state.info?.keychain);
   const live = useApp((state) => state.info?.environment.kind === 'live');
-  const screen = screens.find((candidate) => candidate.id === current) ?? screens[0];
+  const { can } = useAccess();
+  // On a team server a screen the person's role cannot open is not offered.
+  const signedIn = useApp((state) => state.team?.person !== null && state.team?.person !== undefined);
+  const offered = screens.filter((item) => can(item.opens) && (!('teamOnly' in item) || signedIn));
+  const screen = offered.find((candidate) => candidate.id === current) ?? offered[0] ?? screens[0];
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -30,13 +36,14 @@ export function AppFrame() {
             <EnvironmentBadge />
           </Group>
           <Group gap="sm">
-            <GlobalSearch />
+            <PersonMenu />
+            {can('search:lookup') && <GlobalSearch />}
             <ThemeToggle />
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Screens">
-        {screens.map((item) => (
+        {offered.map((item) => (
           <NavLink
             key={item.id}
             href={`#/${item.id}`}
@@ -55,12 +62,12 @@ export function AppFrame() {
             {loadError}
           </Alert>
         )}
-        {keychain && !keychain.available && (
-          <Alert color="orange" title="Keychain not available" mb="md" data-testid="keychain-warning">
+        {keychain && keychain.state !== 'available' && (
+          <Alert color={keychain.state === 'locked' ? 'red' : 'orange'} title={keychain.state === 'locked' ? 'Keychain locked' : 'Keychain not available'} mb="md" data-testid="keychain-warning">
             {keychain.message}
           </Alert>
         )}
-        <CurrentScreen route={route} label={screen.label} description={screen.description} />
+        <CurrentScreen route={screen.id === current ? route : { ...route, screen: screen.id }} label={screen.label} description={screen.description} />
       </AppShell.Main>
     </AppShell>
   );

@@ -12,6 +12,7 @@ const PayoutsScreen = lazy(() => import('../features/payouts/PayoutsScreen').the
 const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 const ReconciliationScreen = lazy(() => import('../features/reconciliation/ReconciliationScreen').then((m) => ({ default: m.ReconciliationScreen })));
 const PlaygroundScreen = lazy(() => import('../features/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })));
+const ApprovalsScreen = lazy(() => import('../features/approvals/ApprovalsScreen').then((m) => ({ default: m.ApprovalsScreen })));
 const WebhooksScreen = lazy(() => import('../features/webhooks/WebhooksScreen').then((m) => ({ default: m.WebhooksScreen })));
 
 /** One case per screen; each screen reads its own id and params from the route. */
@@ -26,7 +27,7 @@ function screenFor(route: Route, label: string, description: string) {
     case 'payouts':
       return <PayoutsScreen id={route.id} params={route.params} />;
     case 'settings':
-      return <SettingsScreen />;
+      return <SettingsScreen params={route.params} />;
     case 'codes':
       return <CodeExplorerScreen />;
     case 'reconciliation':
@@ -35,6 +36,8 @@ function screenFor(route: Route, label: string, description: string) {
       return <PlaygroundScreen tab={route.params.tab} />;
     case 'webhooks':
       return <WebhooksScreen id={route.id} />;
+    case 'approvals':
+      return <ApprovalsScreen id={route.id} />;
     default:
       return <PlaceholderScreen title={label} description={description} />;
   }

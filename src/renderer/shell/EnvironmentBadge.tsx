@@ -1,8 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
-import type { EnvironmentKind } from '../../shared/contract';
+import { ENVIRONMENT_COLOR } from '../components/environment-color';
 import { useApp } from '../stores/context';
-
-const colors: Record<EnvironmentKind, string> = { local: 'teal', sandbox: 'yellow', live: 'red' };
 
 /** Always visible: which gateway every action goes to. A live environment must never look like a test. */
 export function EnvironmentBadge() {
@@ -13,7 +11,7 @@ export function EnvironmentBadge() {
       <Badge
         size="lg"
         variant={environment.kind === 'live' ? 'filled' : 'light'}
-        color={colors[environment.kind]}
+        color={ENVIRONMENT_COLOR[environment.kind]}
         data-testid="environment-badge"
         data-environment={environment.kind}
       >

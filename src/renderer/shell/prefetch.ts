@@ -2,8 +2,8 @@
 // frame: main computes the page while the renderer builds the shell, so the rows can be drawn as
 // soon as the shell is up instead of one round trip after it. The screen then finds its query
 // already loading (the store's show() does not ask twice).
-import { filtersFromParams, filtersToQuery } from '../features/payins/filters';
-import type { PayinsListStore } from '../features/payins/payins-store';
+import { filtersFromParams, filtersToQuery } from '../features/transactions/list-query';
+import type { PayinsListStore } from '../features/transactions/transaction-list-store';
 import type { Route } from './use-route';
 
 export function prefetchScreen(stores: { payinsList: PayinsListStore }, route: Route): void {

@@ -1,26 +1,33 @@
 // App-wide state: what main says about itself (mode, data dir, keychain, environment) and the
 // user's settings. Kept in sync with main through the settings push.
 import { createStore } from 'zustand/vanilla';
-import type { AppInfo, Settings } from '../../shared/contract';
+import type { AppInfo, Settings, TeamSession } from '../../shared/contract';
 import type { ApiClient } from '../api/client';
 
 export interface AppState {
   info: AppInfo | null;
   settings: Settings | null;
+  /** Who is signed in (a team server's page, or a desk connected to one), or a single desk. */
+  team: TeamSession | null;
   loadError: string | null;
   load(): Promise<void>;
   updateSettings(patch: Partial<Settings>): Promise<void>;
 }
 
-export function createAppStore(api: ApiClient) {
+export function createAppStore(api: ApiClient, team: TeamSession | null = null) {
+  /** Settings pushes received so far: a read that started before the last one is older than it. */
+  let settingsPushes = 0;
   const store = createStore<AppState>()((set) => ({
     info: null,
     settings: null,
+    team,
     loadError: null,
     async load() {
       try {
-        const [info, settings] = await Promise.all([api.invoke('app:get-info'), api.invoke('settings:get')]);
-        set({ info, settings, loadError: null });
+        const pushesBefore = settingsPushes;
+        const [info, settings, session] = await Promise.all([api.invoke('app:get-info'), api.invoke('settings:get'), api.invoke('team:get-session')]);
+        // A push that arrived meanwhile (another window changed the theme) is newer than this read: keep it.
+        set({ info, team: session, loadError: null, ...(settingsPushes === pushesBefore ? { settings } : {}) });
       } catch (error) {
         set({ loadError: (error as Error).message });
       }
@@ -30,7 +37,16 @@ export function createAppStore(api: ApiClient) {
       set({ settings });
     },
   }));
-  api.on('settings:settings-changed', (settings) => store.setState({ settings }));
+  api.on('settings:settings-changed', (settings) => {
+    settingsPushes++;
+    store.setState({ settings });
+  });
+  api.on('team:session-changed', (session) => {
+    const before = store.getState().team;
+    store.setState({ team: session });
+    // A desk that signed in to a team server (or left it, or lost its session) shows other data now: read it all again.
+    if (before && before.mode !== session.mode) window.location.reload();
+  });
   return store;
 }
 

@@ -1,12 +1,14 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
+import type { TeamSession } from '../../shared/contract';
 import type { ApiClient } from '../api/client';
 import { type AppState, type AppStore, createAppStore } from './app-store';
 import { createProfilesStore, type ProfilesState, type ProfilesStore } from './profiles-store';
 import { createSweepStore, type SweepStore } from '../features/reconciliation/sweep-store';
 import { createNotificationsStore, type NotificationsStore } from '../features/webhooks/notifications-store';
-import { createPayinsListStore, type PayinsListStore } from '../features/payins/payins-store';
-import { createPayoutsStore, type PayoutsStore } from '../features/payouts/payouts-store';
+import { createPayinsListStore, createPayoutsListStore, type PayinsListStore, type PayoutsListStore } from '../features/transactions/transaction-list-store';
+import { createBatchesStore, type BatchesStore } from '../features/payouts/batches-store';
+import { createLimitsStore, type LimitsStore } from '../features/payouts/limits-store';
 
 interface Stores {
   api: ApiClient;
@@ -15,16 +17,28 @@ interface Stores {
   sweep: SweepStore;
   notifications: NotificationsStore;
   payinsList: PayinsListStore;
-  payouts: PayoutsStore;
+  payoutsList: PayoutsListStore;
+  batches: BatchesStore;
+  limits: LimitsStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);
 
-export function createStores(api: ApiClient): Stores {
-  const app = createAppStore(api);
+export function createStores(api: ApiClient, team: TeamSession | null = null): Stores {
+  const app = createAppStore(api, team);
   // The environment badge follows the active profile.
   const profiles = createProfilesStore(api, () => void app.getState().load());
-  return { api, app, profiles, sweep: createSweepStore(api), notifications: createNotificationsStore(api), payinsList: createPayinsListStore(api), payouts: createPayoutsStore(api) };
+  return {
+    api,
+    app,
+    profiles,
+    sweep: createSweepStore(api),
+    notifications: createNotificationsStore(api),
+    payinsList: createPayinsListStore(api),
+    payoutsList: createPayoutsListStore(api),
+    batches: createBatchesStore(api),
+    limits: createLimitsStore(api),
+  };
 }
 
 export function StoresProvider({ stores, children }: { stores: Stores; children: ReactNode }) {

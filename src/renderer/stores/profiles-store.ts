@@ -10,20 +10,28 @@ export interface ProfilesState {
 }
 
 export function createProfilesStore(api: ApiClient, onChanged: () => void) {
+  /** Reads started so far: only the latest one's answer is kept (an older one can arrive last). */
+  let reads = 0;
   const store = createStore<ProfilesState>()((set) => ({
     profiles: null,
     loadError: null,
     async load() {
+      const mine = ++reads;
       try {
-        set({ profiles: await api.invoke('profiles:list'), loadError: null });
+        const profiles = await api.invoke('profiles:list');
+        if (mine === reads) set({ profiles, loadError: null });
       } catch (error) {
-        set({ loadError: (error as Error).message });
+        if (mine === reads) set({ loadError: (error as Error).message });
       }
     },
   }));
-  api.on('profiles:profiles-changed', (profiles) => {
-    store.setState({ profiles });
-    onChanged();
+  // Read again rather than taken from the push: which profile is active is each person's own on a
+  // team server, and the push carries the list as the person who changed it sees it.
+  api.on('profiles:profiles-changed', () => {
+    void store
+      .getState()
+      .load()
+      .then(() => onChanged());
   });
   return store;
 }

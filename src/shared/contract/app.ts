@@ -21,7 +21,11 @@ export const settingsPatchSchema = z
   .strict();
 
 export const keychainStatusSchema = z.object({
-  available: z.boolean(),
+  /**
+   * available: credentials can be stored and read. locked: the keychain answers but refuses to
+   * store (and reads as empty) until it is unlocked. unavailable: no keychain answers at all.
+   */
+  state: z.enum(['available', 'locked', 'unavailable']),
   backend: z.string(),
   message: z.string(),
 });
@@ -32,9 +36,11 @@ export type EnvironmentKind = z.infer<typeof environmentKindSchema>;
 
 export const appInfoSchema = z.object({
   version: z.string(),
-  mode: z.enum(['electron', 'web']),
+  /** server: a team server's page (docs/team.md). */
+  mode: z.enum(['electron', 'web', 'server']),
   dataDir: z.string(),
-  ledger: z.object({ file: z.string(), schemaVersion: z.number().int() }),
+  /** Where the ledger lives: the SQLite file, or the PostgreSQL URL without its password. */
+  ledger: z.object({ engine: z.enum(['sqlite', 'postgres']), location: z.string(), schemaVersion: z.number().int() }),
   keychain: keychainStatusSchema,
   environment: z.object({ kind: environmentKindSchema, label: z.string() }),
 });

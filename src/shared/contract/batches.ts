@@ -9,7 +9,8 @@
 // stored. They are made one by one with the manual form.
 import { z } from 'zod';
 import { environmentKindSchema } from './app';
-import { payoutCreateInputSchema } from './payments';
+import { payoutFormSchema } from './payments';
+import { approvalNeedSchema, reviewProofFields, reviewTicketFields } from './reviews';
 
 /** Rows per batch, and per add-items call (a call stays far below the 1 MiB request limit). */
 export const BATCH_MAX_ROWS = 10_000;
@@ -18,7 +19,7 @@ export const BATCH_CHUNK_ROWS = 250;
 const batchId = z.number().int().positive();
 
 /** One row of the file, in the manual form's shape (spec field names). */
-export const batchRowSchema = payoutCreateInputSchema.omit({ profileId: true });
+export const batchRowSchema = payoutFormSchema.omit({ profileId: true });
 export type BatchRowForm = z.infer<typeof batchRowSchema>;
 
 export const batchStateSchema = z.enum(['draft', 'running', 'paused', 'cancelled', 'done']);
@@ -26,6 +27,32 @@ export type BatchState = z.infer<typeof batchStateSchema>;
 
 export const batchItemStateSchema = z.enum(['pending', 'sending', 'sent', 'refused', 'unknown', 'cancelled']);
 export type BatchItemState = z.infer<typeof batchItemStateSchema>;
+
+/** Events of a batch's history shown with its view: the latest ones, oldest first. */
+export const BATCH_HISTORY_SHOWN = 50;
+
+/**
+ * One event of a batch's history. started / paused / resumed / cancelled by a person (actor
+ * "user", also in the audit log) or by Paydesk itself (actor "system": a resume at start-up, a
+ * pause because the gateway session is gone); finished; interrupted: the app stopped while the
+ * batch was running.
+ */
+export const batchEventViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['started', 'paused', 'resumed', 'cancelled', 'finished', 'interrupted']),
+  /** When it happened; for an unexpected interruption, when it was found (the next start). */
+  at: z.string(),
+  actor: z.enum(['user', 'system']),
+  /** interrupted: closed = the app was closed while the batch ran; unexpected = it stopped without closing (killed, crashed, power lost). */
+  cause: z.enum(['closed', 'unexpected']).nullable(),
+  /** interrupted: when the app stopped; for an unexpected stop, the batch's last recorded activity before it (the best known time). */
+  stoppedAt: z.string().nullable(),
+  /** The batch's items at that moment: not sent yet, in flight (sent or being sent, outcome not recorded), unknown. Null: not recorded (before ledger version 10). */
+  items: z.object({ pending: z.number().int(), inFlight: z.number().int(), unknown: z.number().int() }).nullable(),
+  /** Why, in words, when there is more to say (a pause by Paydesk names its cause). */
+  note: z.string().nullable(),
+});
+export type BatchEventView = z.infer<typeof batchEventViewSchema>;
 
 export const batchViewSchema = z.object({
   id: z.number().int(),
@@ -46,8 +73,12 @@ export const batchViewSchema = z.object({
     unknown: z.number().int(),
     cancelled: z.number().int(),
   }),
-  /** Of the sent items: final success (P200), final failure (a C-code), not final yet. */
-  outcomes: z.object({ paid: z.number().int(), failed: z.number().int(), processing: z.number().int() }),
+  /**
+   * Of the sent items: final success (P200), final failure (a C-code), not final yet; and of those
+   * not final, the ones a notification has claimed a result for, waiting for the status read that
+   * confirms it (a notification is a claim: only the gateway's own answer moves a status).
+   */
+  outcomes: z.object({ paid: z.number().int(), failed: z.number().int(), processing: z.number().int(), awaitingVerification: z.number().int() }),
   /** Exact sums of the items per currency. */
   totals: z.array(z.object({ currency: z.string(), amount: z.string(), count: z.number().int() })),
   lastError: z.string().nullable(),
@@ -55,6 +86,10 @@ export const batchViewSchema = z.object({
   updatedAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** The latest events of its history (at most BATCH_HISTORY_SHOWN), oldest first: starts, pauses, interruptions, resumes, the end. */
+  history: z.array(batchEventViewSchema),
+  /** Events in its whole history (more than `history` holds when it is long). */
+  historyTotal: z.number().int(),
 });
 export type BatchView = z.infer<typeof batchViewSchema>;
 
@@ -76,8 +111,28 @@ export const batchItemViewSchema = z.object({
   payoutId: z.string().nullable(),
   statusCode: z.string().nullable(),
   final: z.boolean(),
+  /** When its state last changed: sent, settled, refused or cancelled (ISO, UTC). */
+  updatedAt: z.string(),
 });
 export type BatchItemView = z.infer<typeof batchItemViewSchema>;
+
+/**
+ * batches:review — what a start (of a complete draft) or a resume (of a paused or finished batch
+ * with payouts still to send or settle) will send, for the person to check, with the review id.
+ * The proof covers the batch, its count, its totals per currency and a digest of its items.
+ */
+export const batchReviewSchema = z.object({
+  ...reviewTicketFields,
+  action: z.enum(['start', 'resume']),
+  batch: batchViewSchema,
+  /** What the approval policy asks of a start (a resume never needs approval again). */
+  approval: approvalNeedSchema,
+  /** Items the action may send: not sent yet (pending) and sent without a known outcome (settled under their own keys). */
+  sends: z.object({ pending: z.number().int(), open: z.number().int() }),
+});
+export type BatchReviewView = z.infer<typeof batchReviewSchema>;
+
+const batchActionInput = z.object({ id: batchId, ...reviewProofFields }).strict();
 
 export const batchesContract = {
   invoke: {
@@ -102,12 +157,14 @@ export const batchesContract = {
         .strict(),
       output: z.object({ id: z.number().int(), received: z.number().int(), declared: z.number().int() }),
     },
-    'batches:start': { input: z.object({ id: batchId }).strict(), output: batchViewSchema },
+    'batches:review': { input: z.object({ id: batchId }).strict(), output: batchReviewSchema },
+    /** A live batch starts only with the proof of its review (batches:review). */
+    'batches:start': { input: batchActionInput, output: batchViewSchema },
     /** A draft only (an upload that failed or was abandoned): nothing of it was sent. */
     'batches:discard': { input: z.object({ id: batchId }).strict(), output: z.object({ discarded: z.boolean() }) },
     'batches:pause': { input: z.object({ id: batchId }).strict(), output: batchViewSchema },
-    /** A paused batch runs again; a finished one settles its unknown items (same keys). */
-    'batches:resume': { input: z.object({ id: batchId }).strict(), output: batchViewSchema },
+    /** A paused batch runs again; a finished one settles its unknown items (same keys). A live batch needs the proof of its review. */
+    'batches:resume': { input: batchActionInput, output: batchViewSchema },
     /** Items not prepared yet are cancelled; items already sent are followed to their outcome. */
     'batches:cancel': { input: z.object({ id: batchId }).strict(), output: batchViewSchema },
     'batches:list': {

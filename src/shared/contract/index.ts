@@ -14,6 +14,9 @@ import { listenerContract } from './listener';
 import { limitsContract } from './limits';
 import { batchesContract } from './batches';
 import { viewsContract } from './views';
+import { retentionContract } from './retention';
+import { teamContract } from './team';
+import { approvalsContract } from './approvals';
 
 export * from './app';
 export * from './profiles';
@@ -25,6 +28,11 @@ export * from './listener';
 export * from './limits';
 export * from './batches';
 export * from './views';
+export * from './reviews';
+export * from './retention';
+export * from './team';
+export * from './roles';
+export * from './approvals';
 
 type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
@@ -39,6 +47,9 @@ export const invokeContract = {
   ...limitsContract.invoke,
   ...batchesContract.invoke,
   ...viewsContract.invoke,
+  ...retentionContract.invoke,
+  ...teamContract.invoke,
+  ...approvalsContract.invoke,
 } as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
@@ -52,6 +63,9 @@ export const pushContract = {
   ...limitsContract.push,
   ...batchesContract.push,
   ...viewsContract.push,
+  ...retentionContract.push,
+  ...teamContract.push,
+  ...approvalsContract.push,
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeContract;
@@ -72,7 +86,8 @@ export function isPushChannel(value: string): value is PushChannel {
 }
 
 /** Everything crosses the boundary as an envelope, so errors keep their structure on IPC and HTTP alike. */
-export type ContractErrorCode = 'invalid_input' | 'unknown_channel' | 'unavailable' | 'conflict' | 'not_found' | 'internal';
+/** unauthorized: no one is signed in (or the session ended); forbidden: the person's role may not do this. */
+export type ContractErrorCode = 'invalid_input' | 'unknown_channel' | 'unavailable' | 'conflict' | 'not_found' | 'unauthorized' | 'forbidden' | 'internal';
 
 export interface ContractErrorBody {
   code: ContractErrorCode;

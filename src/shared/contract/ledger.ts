@@ -3,12 +3,11 @@
 // views; their live updates are its 'payins:payin-changed' / 'payouts:payout-changed' pushes.
 import { z } from 'zod';
 import { noInput } from './app';
-import { payinViewSchema, payoutViewSchema } from './payments';
+import { TRANSACTION_SUBJECTS } from '../spec/codes';
+import { REFERENCE_FIELDS } from '../spec/events';
+import { cardViewSchema, payinViewSchema, payoutViewSchema, statusCategorySchema, verificationStateSchema } from './payments';
 
-export const statusCategorySchema = z.enum(['pending', 'success', 'customer_error', 'decline', 'validation', 'merchant_setup', 'system', 'unknown']);
-export type StatusCategoryView = z.infer<typeof statusCategorySchema>;
-
-export const transactionSubjectSchema = z.enum(['payin', 'payout']);
+export const transactionSubjectSchema = z.enum(TRANSACTION_SUBJECTS);
 export type TransactionSubject = z.infer<typeof transactionSubjectSchema>;
 
 const isoDate = z
@@ -50,6 +49,10 @@ const keysetPageOf = <T extends z.ZodType>(item: T) =>
     nextCursor: z.string().nullable(),
   });
 
+/** A CSV file main wrote: its rows (at most the export's cap; `truncated` when more matched). */
+export const csvFileSchema = z.object({ filename: z.string(), rows: z.number().int(), truncated: z.boolean(), csv: z.string() });
+export type CsvFile = z.infer<typeof csvFileSchema>;
+
 /** The list filters alone: what a count depends on (no position, size or order). */
 export const transactionCountInputSchema = transactionListInputSchema.omit({ cursor: true, limit: true, sort: true });
 export type TransactionCountInput = z.infer<typeof transactionCountInputSchema>;
@@ -59,7 +62,7 @@ export const searchMatchSchema = z.object({
   id: z.number().int(),
   profileId: z.string(),
   /** Which field matched the query. */
-  matchedOn: z.enum(['request_id', 'payin_id', 'merchantReference', 'payout_id', 'email']),
+  matchedOn: z.enum([...REFERENCE_FIELDS, 'email']),
   reference: z.string(),
   gatewayId: z.string().nullable(),
   email: z.string(),
@@ -67,7 +70,8 @@ export const searchMatchSchema = z.object({
   amount: z.string(),
   currency: z.string(),
   statusCode: z.string().nullable(),
-  verification: z.enum(['unverified', 'verified', 'mismatch']),
+  verification: verificationStateSchema,
+  card: cardViewSchema.nullable(),
   createdAt: z.string(),
 });
 export type SearchMatch = z.infer<typeof searchMatchSchema>;
@@ -77,7 +81,7 @@ export const orphanMatchSchema = z.object({
   /** The notification's id (the webhook inspector opens it). */
   id: z.number().int(),
   profileId: z.string(),
-  matchedOn: z.enum(['request_id', 'payin_id', 'merchantReference', 'payout_id']),
+  matchedOn: z.enum(REFERENCE_FIELDS),
   event: z.string().nullable(),
   /** payin_id or payout_id, as the notification gave it. */
   transactionRef: z.string().nullable(),
@@ -94,6 +98,8 @@ export const timelineEntrySchema = z.object({
   at: z.string(),
   kind: z.enum(['request', 'response', 'notification', 'status_read', 'audit']),
   title: z.string(),
+  /** A notification's event (v2_payin_notification, v2_tokenization_notification, …): what its statusCode is the status of. Null for other entries. */
+  event: z.string().nullable(),
   statusCode: z.string().nullable(),
   /** attempt state, notification outcome, status read result or audit action. */
   outcome: z.string().nullable(),
@@ -108,6 +114,17 @@ export const timelineEntrySchema = z.object({
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 const timelineInput = z.object({ id: z.number().int().positive() }).strict();
+
+/** A notification the gateway's answers contradict (or that contradicts a final result held): which one claimed what, when. */
+export const contradictingClaimSchema = z.object({
+  notificationId: z.number().int(),
+  /** The status it claimed. */
+  statusCode: z.string().nullable(),
+  receivedAt: z.string(),
+  /** What contradicts it, in the applier's or the status read's words. */
+  detail: z.string().nullable(),
+});
+export type ContradictingClaim = z.infer<typeof contradictingClaimSchema>;
 
 export const codeUsageSchema = z.object({
   kind: z.enum(['payin_status', 'payout_status', 'reason']),
@@ -142,8 +159,9 @@ export const ledgerContract = {
        */
       output: z.object({ matches: z.array(searchMatchSchema), orphans: z.array(orphanMatchSchema) }),
     },
-    'payins:timeline': { input: timelineInput, output: z.object({ payin: payinViewSchema, entries: z.array(timelineEntrySchema) }) },
-    'payouts:timeline': { input: timelineInput, output: z.object({ payout: payoutViewSchema, entries: z.array(timelineEntrySchema) }) },
+    /** A pay-in, its timeline, and the notifications in it whose claim was contradicted (shown beside the verification state). */
+    'payins:timeline': { input: timelineInput, output: z.object({ payin: payinViewSchema, entries: z.array(timelineEntrySchema), contradictions: z.array(contradictingClaimSchema) }) },
+    'payouts:timeline': { input: timelineInput, output: z.object({ payout: payoutViewSchema, entries: z.array(timelineEntrySchema), contradictions: z.array(contradictingClaimSchema) }) },
     'codes:usage': { input: noInput, output: z.object({ codes: z.array(codeUsageSchema), unknown: z.array(codeUsageSchema) }) },
   },
   // Changes are pushed on the payments domain's 'payins:payin-changed' / 'payouts:payout-changed'.

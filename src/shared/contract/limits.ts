@@ -9,6 +9,9 @@ import { noInput } from './app';
 export const limitEnvironmentSchema = z.enum(['any', 'local', 'live']);
 export type LimitEnvironment = z.infer<typeof limitEnvironmentSchema>;
 
+/** Where a limit (or an approval policy, contract/approvals.ts) applies, as the screens and the audit name it. */
+export const LIMIT_ENVIRONMENT_LABELS: Readonly<Record<LimitEnvironment, string>> = { any: 'Every environment', local: 'Local emulator', live: 'Live' };
+
 const currency = z
   .string()
   .trim()
@@ -87,7 +90,9 @@ export const limitsContract = {
     'limits:remove': { input: z.object({ environment: limitEnvironmentSchema, currency }).strict(), output: z.object({ removed: z.boolean() }) },
     /** What the limits say about one payout, for the review step; main checks again when it is sent. */
     'limits:check': {
-      input: z.object({ profileId: z.string().min(1).optional(), currency, amount: z.string().trim().max(64) }).strict(),
+      input: z
+        .object({ profileId: z.string().min(1).optional(), currency, amount: z.string().trim().max(64).regex(/^\d+(\.\d+)?$/, 'Must be a decimal number such as 10.50.') })
+        .strict(),
       output: limitCheckResultSchema,
     },
   },

@@ -3,6 +3,7 @@
 // stored, and only ever gets back "set / not set" and a fingerprint.
 import { z } from 'zod';
 import { environmentKindSchema, noInput } from './app';
+import { notificationReachSchema } from './reviews';
 
 const trimmed = (max: number) => z.string().trim().min(1, 'Required.').max(max, `At most ${max} characters.`);
 
@@ -35,6 +36,8 @@ export const profileViewSchema = z.object({
   notificationPublicUrl: z.string().nullable(),
   /** Where the gateway must post notifications for this profile (public URL if set, else the listener). */
   notificationUrl: z.string(),
+  /** Whether the gateway can post to notificationUrl (a sandbox or live gateway cannot reach a loopback address). */
+  notifications: notificationReachSchema,
   isActive: z.boolean(),
   payoutsEnabled: z.boolean(),
   credentials: z.object({ merchantToken: credentialStateSchema, privateKey: credentialStateSchema }),

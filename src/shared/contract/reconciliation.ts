@@ -4,7 +4,8 @@
 // dialog in Electron, a download in web mode).
 import { z } from 'zod';
 import { noInput, pendingMinutesSchema } from './app';
-import { statusCategorySchema, transactionSubjectSchema } from './ledger';
+import { csvFileSchema, transactionSubjectSchema } from './ledger';
+import { statusCategorySchema, verificationStateSchema } from './payments';
 
 const day = z
   .string()
@@ -34,7 +35,7 @@ export const totalsRowSchema = z.object({
   statusCategory: statusCategorySchema.nullable(),
   final: z.boolean(),
   count: z.number().int(),
-  /** Exact decimal sum: 2 decimals for fiat methods, up to 10 when crypto is included. */
+  /** Exact decimal sum, as its currency writes it: every decimal it has, at least the minor units (EUR 2, JPY 0). */
   amount: z.string(),
 });
 export type TotalsRow = z.infer<typeof totalsRowSchema>;
@@ -62,11 +63,26 @@ export type ExceptionKind = z.infer<typeof exceptionKindSchema>;
 /** "Pending too long": minutes since creation, default 60. */
 const pendingOlderThanMinutes = pendingMinutesSchema.optional();
 
+/**
+ * What every exception list, its count and its CSV look at: a profile, the "pending too long"
+ * threshold, and the UTC days of the screen's date range (both included), which narrow each list
+ * by the time its rows show: a transaction's or an attempt's creation, a notification's receipt.
+ */
+const exceptionScope = {
+  profileId: z.string().min(1).optional(),
+  pendingOlderThanMinutes,
+  /** First day included (UTC). */
+  from: day.optional(),
+  /** Last day included (UTC). */
+  to: day.optional(),
+};
+export const exceptionScopeSchema = z.object(exceptionScope).strict();
+export type ExceptionScope = z.infer<typeof exceptionScopeSchema>;
+
 export const exceptionsInputSchema = z
   .object({
     kind: exceptionKindSchema,
-    profileId: z.string().min(1).optional(),
-    pendingOlderThanMinutes,
+    ...exceptionScope,
     cursor: z.string().max(200).nullable().optional(),
     limit: z.number().int().min(1).max(500).optional(),
   })
@@ -91,6 +107,8 @@ export const exceptionRowSchema = z.object({
   statusCode: z.string().nullable(),
   notifiedStatus: z.string().nullable(),
   verifiedStatus: z.string().nullable(),
+  /** The transaction's verification state, derived by main as for its views; null for a row that is no transaction (an orphan, an attempt). */
+  verification: verificationStateSchema.nullable(),
   /** Creation time of the transaction or attempt; receipt time of a notification. */
   at: z.string(),
   notificationId: z.number().int().nullable(),
@@ -117,16 +135,18 @@ export const sweepStateSchema = z.object({
   /** HTTP 429 answers met (each waited out per Retry-After). */
   rateLimited: z.number().int(),
   orphansMatched: z.number().int(),
+  /** Create calls whose outcome was unknown, settled first (status read by request_id, or a resend under their own key). */
+  unknownSettled: z.number().int(),
+  /** Unknown ones left for a person (card data needed again, a live payout to review, no usable answer). */
+  unknownLeft: z.number().int(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
 });
 export type SweepState = z.infer<typeof sweepStateSchema>;
 
-const fileSchema = z.object({ filename: z.string(), rows: z.number().int(), truncated: z.boolean(), csv: z.string() });
-
 export const csvExportInputSchema = z.discriminatedUnion('what', [
-  z.object({ what: z.literal('exceptions'), kind: exceptionKindSchema, profileId: z.string().min(1).optional(), pendingOlderThanMinutes }).strict(),
+  z.object({ what: z.literal('exceptions'), kind: exceptionKindSchema, ...exceptionScope }).strict(),
   z.object({ what: z.literal('totals'), profileId: z.string().min(1).optional(), from: day.optional(), to: day.optional(), subjects: z.array(transactionSubjectSchema).min(1).max(2).optional() }).strict(),
 ]);
 
@@ -137,7 +157,7 @@ export const reconciliationContract = {
       output: z.object({ rows: z.array(totalsRowSchema), byCurrency: z.array(currencyTotalSchema) }),
     },
     'reconciliation:summary': {
-      input: z.object({ profileId: z.string().min(1).optional(), pendingOlderThanMinutes }).strict(),
+      input: exceptionScopeSchema,
       output: z.object({ counts: z.array(z.object({ kind: exceptionKindSchema, count: z.number().int() })) }),
     },
     'reconciliation:exceptions': {
@@ -153,7 +173,7 @@ export const reconciliationContract = {
       output: z.object({ cancelled: z.boolean(), sweep: sweepStateSchema.nullable() }),
     },
     'reconciliation:sweep-status': { input: noInput, output: z.object({ sweep: sweepStateSchema.nullable() }) },
-    'reconciliation:export-csv': { input: csvExportInputSchema, output: fileSchema },
+    'reconciliation:export-csv': { input: csvExportInputSchema, output: csvFileSchema },
     'evidence:export': {
       input: z.object({ subject: transactionSubjectSchema, id: z.number().int().positive() }).strict(),
       output: z.object({ filename: z.string(), json: z.string() }),

@@ -3,14 +3,17 @@
 // read it. Codes outside it are kept as "unknown" entries, never dropped: the spec says new
 // reason codes are added over time (7.2, 9).
 
-export type CodeCategory =
-  | 'pending'
-  | 'success'
-  | 'customer_error'
-  | 'decline'
-  | 'validation'
-  | 'merchant_setup'
-  | 'system';
+/** The categories of known codes, in the order the code explorer lists them. */
+export const CODE_CATEGORIES = ['pending', 'success', 'customer_error', 'decline', 'validation', 'merchant_setup', 'system'] as const;
+export type CodeCategory = (typeof CODE_CATEGORIES)[number];
+
+/** A transaction's status category: a known code's, or 'unknown' for a code the catalogue does not hold. */
+export const STATUS_CATEGORIES = [...CODE_CATEGORIES, 'unknown'] as const;
+export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
+
+/** What a status code is the status of: a pay-in (spec 3.1) or a payout (3.2). */
+export const TRANSACTION_SUBJECTS = ['payin', 'payout'] as const;
+export type TransactionSubject = (typeof TRANSACTION_SUBJECTS)[number];
 
 export type RetryAdvice =
   | { kind: 'wait'; text: string } // not final: wait for the notification, do not resend
@@ -276,6 +279,11 @@ export function describePayinStatus(code: unknown): PayinStatusInfo | UnknownCod
 export function describePayoutStatus(code: unknown): PayoutStatusInfo | UnknownCodeInfo {
   const s = typeof code === 'string' ? code : String(code);
   return payoutByCode.get(s) ?? unknown('payout_status', s);
+}
+
+/** A status code read in its subject's table: 3.1 for pay-ins, 3.2 for payouts. */
+export function describeStatusOf(subject: TransactionSubject, code: unknown): PayinStatusInfo | PayoutStatusInfo | UnknownCodeInfo {
+  return subject === 'payin' ? describePayinStatus(code) : describePayoutStatus(code);
 }
 
 export function describeReason(code: unknown): ReasonInfo | UnknownCodeInfo {

@@ -53,7 +53,8 @@ export type CheckName =
 
 type Check = (value: unknown, ctx: CheckContext) => string | null;
 
-const MAX_TEXT = 255;
+/** The longest text field, references (request_id, merchantReference) included. */
+export const MAX_TEXT = 255;
 /** Card expiry more than this many years ahead is not a real card. */
 export const MAX_EXPIRY_YEARS_AHEAD = 20;
 

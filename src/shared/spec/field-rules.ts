@@ -28,27 +28,33 @@ const c = (reason_code: ReasonCode): IssueCode => ({ status_code: 'C402', reason
 const MISSING = p(510, 'MISSING_PARAMS');
 const INVALID = p(512, 'INVALID_PARAMS');
 
-function rule(
-  field: string,
-  type: FieldType,
-  required: Requirement,
-  check: CheckName,
+/**
+ * One rule. Its field name, type, requirement, check and extras keep their literal types, so the
+ * request schemas and form field lists (request-shapes.ts, form-fields.ts) are derived from the
+ * tables with exact TypeScript types: a field added here appears in the body types, the zod
+ * schemas, the contract's forms and the forms' inputs at once.
+ */
+function rule<const F extends string, const T extends FieldType, const R extends Requirement, const C extends CheckName, const E extends Partial<FieldRule> = Record<never, never>>(
+  field: F,
+  type: T,
+  required: R,
+  check: C,
   text: string,
   invalid: IssueCode = INVALID,
   missing: IssueCode = MISSING,
-  extra: Partial<FieldRule> = {},
-): FieldRule {
+  extra: E = {} as E,
+): Omit<FieldRule, keyof E | 'field' | 'type' | 'required' | 'check'> & E & { readonly field: F; readonly type: T; readonly required: R; readonly check: C } {
   return { field, type, required, check, rule: text, invalid, missing, ...extra };
 }
 
 // Conditional groups of spec 2.1.
-const MOBILE_METHODS = ['credit_card', 'credit_card_ftd', 'interac', 'blik', 'googlepay', 'applepay'] as const;
-const ADDRESS_METHODS = ['credit_card', 'credit_card_ftd', 'interac', 'googlepay', 'applepay'] as const;
-const STATE_METHODS = ['credit_card', 'credit_card_ftd', 'googlepay', 'applepay'] as const;
+const MOBILE = { methods: ['credit_card', 'credit_card_ftd', 'interac', 'blik', 'googlepay', 'applepay'] } as const;
+const ADDRESS = { methods: ['credit_card', 'credit_card_ftd', 'interac', 'googlepay', 'applepay'] } as const;
+const STATE = { methods: ['credit_card', 'credit_card_ftd', 'googlepay', 'applepay'] } as const;
 const CARD = { methods: CARD_PAYIN_METHODS };
 
 /** Spec 2.1: the 27 fields of POST /payment/create. */
-export const PAYIN_FIELD_RULES: readonly FieldRule[] = [
+export const PAYIN_FIELD_RULES = [
   rule('merchant_id', 'string', 'always', 'text', "Merchant identifier; must be the merchant-token's merchant (else HTTP 401)."),
   rule('merchant_site_id', 'string', 'always', 'site', "Site identifier of the merchant's integration settings.", p(505, 'INVALID_SITE')),
   rule('payment_method', 'string', 'always', 'enum', `One of: ${PAYIN_METHODS.join(', ')}.`, p(508, 'INVALID_PAYMENT_METHOD'), p(506, 'MISSING_PAYMENT_METHOD'), { values: PAYIN_METHODS }),
@@ -65,62 +71,76 @@ export const PAYIN_FIELD_RULES: readonly FieldRule[] = [
   rule('device_ip', 'string', 'always', 'ip', 'IPv4 or IPv6 address of the customer device.'),
   rule('first_name', 'string', 'always', 'text', 'Customer first name.'),
   rule('last_name', 'string', 'always', 'text', 'Customer last name.'),
-  rule('mobile', 'string', { methods: MOBILE_METHODS }, 'phone', 'International number with a leading + (E.164; spaces and dashes ignored).'),
-  rule('address', 'string', { methods: ADDRESS_METHODS }, 'text', 'Street address.'),
-  rule('city', 'string', { methods: ADDRESS_METHODS }, 'text', 'City.'),
-  rule('zipCode', 'string', { methods: ADDRESS_METHODS }, 'text', 'Postal code.'),
-  rule('state', 'string', { methods: STATE_METHODS }, 'text', 'State or region.'),
-  rule('birthDate', 'string', { methods: STATE_METHODS }, 'birth_date', 'Date of birth YYYY-MM-DD, in the past.'),
+  rule('mobile', 'string', MOBILE, 'phone', 'International number with a leading + (E.164; spaces and dashes ignored).'),
+  rule('address', 'string', ADDRESS, 'text', 'Street address.'),
+  rule('city', 'string', ADDRESS, 'text', 'City.'),
+  rule('zipCode', 'string', ADDRESS, 'text', 'Postal code.'),
+  rule('state', 'string', STATE, 'text', 'State or region.'),
+  rule('birthDate', 'string', STATE, 'birth_date', 'Date of birth YYYY-MM-DD, in the past.'),
   rule('cardNum', 'string', CARD, 'card_number', '12 to 19 digits passing the Luhn check.', p(517, 'INVALID_CARD_NUMBER')),
   rule('cardHolder', 'string', CARD, 'card_holder', 'At least one word.', p(319, 'INVALID_CARDHOLDER_NAME'), MISSING, { blankIsMissing: false }),
   rule('cardExpireMonth', 'string', CARD, 'exp_month', 'Two digits 01-12.', p(318, 'INVALID_EXPIRY')),
   rule('cardExpireYear', 'string', CARD, 'exp_year', 'Four digits; with the month, not in the past.', p(318, 'INVALID_EXPIRY'), MISSING, { pairedMonth: 'cardExpireMonth' }),
   rule('cardCvv', 'string', CARD, 'cvv', '3 or 4 digits.', p(317, 'INVALID_CVV')),
-];
+] as const satisfies readonly FieldRule[];
 
-const CARD_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear', 'cardCvv'];
-const byField = (field: string): FieldRule => PAYIN_FIELD_RULES.find((r) => r.field === field) as FieldRule;
-const forbidden = (field: string): FieldRule => ({ ...byField(field), required: 'forbidden', invalid: INVALID, rule: 'Not sent: card data goes only inside merchant_jwt.' });
-const tokenMethod: FieldRule = { ...byField('payment_method'), values: TOKEN_PAYIN_METHODS, rule: `Credit cards only: ${TOKEN_PAYIN_METHODS.join(', ')}.` };
-const payinWithoutCards = PAYIN_FIELD_RULES.filter((r) => !CARD_FIELDS.includes(r.field)).map((r) => (r.field === 'payment_method' ? tokenMethod : r));
+type PayinRule = (typeof PAYIN_FIELD_RULES)[number];
+export type PayinField = PayinRule['field'];
+
+/** The card fields of a card pay-in body; tokenization and token charge carry the card only inside merchant_jwt. */
+export const PAYIN_CARD_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear', 'cardCvv'] as const satisfies readonly PayinField[];
+type PayinCardField = (typeof PAYIN_CARD_FIELDS)[number];
+
+function byField<F extends PayinField>(field: F): Extract<PayinRule, { field: F }> {
+  return PAYIN_FIELD_RULES.find((r) => r.field === field) as Extract<PayinRule, { field: F }>;
+}
+function forbidden<F extends PayinCardField>(field: F) {
+  return { ...byField(field), required: 'forbidden', invalid: INVALID, rule: 'Not sent: card data goes only inside merchant_jwt.' } as const;
+}
+const tokenMethod = { ...byField('payment_method'), values: TOKEN_PAYIN_METHODS, rule: `Credit cards only: ${TOKEN_PAYIN_METHODS.join(', ')}.` } as const;
+/** 2.1 without the card fields, payment_method limited to the card methods (tokenization and token charge are credit cards only). */
+const payinWithoutCards = PAYIN_FIELD_RULES.filter((r) => !(PAYIN_CARD_FIELDS as readonly string[]).includes(r.field)).map((r) => (r.field === 'payment_method' ? tokenMethod : r)) as (
+  | Exclude<PayinRule, { field: PayinCardField | 'payment_method' }>
+  | typeof tokenMethod
+)[];
 const jwtRule = rule('merchant_jwt', 'string', 'always', 'jwt', 'Compact EdDSA JWS signed with a registered key (spec 2.6).', p(512, 'INVALID_MERCHANT_JWT'));
 
 /** POST /payment/create/tokenization: 2.1 without card fields, plus merchant_jwt, consent, tokenization_notification_url. */
-export const TOKENIZATION_FIELD_RULES: readonly FieldRule[] = [
+export const TOKENIZATION_FIELD_RULES = [
   ...payinWithoutCards,
   jwtRule,
   rule('consent', 'boolean', 'always', 'consent', 'Boolean; must be true (the customer agreed to store the card).'),
   rule('tokenization_notification_url', 'string', 'always', 'uri', 'Absolute http(s) URL receiving v2_tokenization_notification.'),
-  ...CARD_FIELDS.map(forbidden),
-];
+  ...PAYIN_CARD_FIELDS.map(forbidden),
+] satisfies readonly FieldRule[];
 
 /** POST /payment/create/token: 2.1 without card fields, plus merchant_jwt and cardCvv. */
-export const TOKEN_CHARGE_FIELD_RULES: readonly FieldRule[] = [
+export const TOKEN_CHARGE_FIELD_RULES = [
   ...payinWithoutCards,
   jwtRule,
-  { ...byField('cardCvv'), required: 'always', rule: '3 or 4 digits; collected on every charge.' },
-  ...CARD_FIELDS.filter((f) => f !== 'cardCvv').map(forbidden),
-];
+  { ...byField('cardCvv'), required: 'always', rule: '3 or 4 digits; collected on every charge.' } as const,
+  ...PAYIN_CARD_FIELDS.filter((f) => f !== 'cardCvv').map(forbidden),
+] satisfies readonly FieldRule[];
 
 /** Spec 2.4 plus our choice: payin_id or request_id (at least one) with merchant_id. */
-export const PAYIN_STATUS_FIELD_RULES: readonly FieldRule[] = [
+export const PAYIN_STATUS_FIELD_RULES = [
   rule('merchant_id', 'string', 'always', 'text', "Must be the merchant-token's merchant (else HTTP 401)."),
   rule('payin_id', 'string', 'optional', 'uuid', 'UUID returned at creation; payin_id or request_id is required.'),
   rule('request_id', 'string', 'optional', 'reference', 'The request_id used at creation; payin_id or request_id is required.'),
-];
+] as const satisfies readonly FieldRule[];
 
 /** Claims of a merchant_jwt with op=tokenize (spec 2.6): the card data. */
-export const TOKENIZE_CLAIM_RULES: readonly FieldRule[] = [
+export const TOKENIZE_CLAIM_RULES = [
   rule('cardholder_number', 'string', 'always', 'card_number', 'Card number, Luhn-valid.', p(517, 'INVALID_CARD_NUMBER'), p(512, 'INVALID_MERCHANT_JWT')),
   rule('cardholder_name', 'string', 'always', 'card_holder', 'At least one word.', p(319, 'INVALID_CARDHOLDER_NAME'), p(512, 'INVALID_MERCHANT_JWT'), { blankIsMissing: false }),
   rule('cardholder_exp_month', 'string', 'always', 'exp_month', 'Two digits 01-12.', p(318, 'INVALID_EXPIRY'), p(512, 'INVALID_MERCHANT_JWT')),
   rule('cardholder_exp_year', 'string', 'always', 'exp_year', 'Four digits; not expired.', p(318, 'INVALID_EXPIRY'), p(512, 'INVALID_MERCHANT_JWT'), { pairedMonth: 'cardholder_exp_month' }),
-];
+] as const satisfies readonly FieldRule[];
 
-const FPS_OB = { methods: ['open_banking', 'fps'] };
+const FPS_OB = { methods: ['open_banking', 'fps'] } as const;
 
 /** Spec 2.7 plus our choices: every field required except mode (default direct) and customer.phone. */
-export const PAYOUT_FIELD_RULES: readonly FieldRule[] = [
+export const PAYOUT_FIELD_RULES = [
   rule('merchant_id', 'string', 'always', 'text', "Must be the merchant-token's merchant (else HTTP 401).", c('INVALID_PARAMS'), c('MISSING_PARAMS')),
   rule('site_id', 'string', 'always', 'site', "Site identifier of the merchant's integration settings.", c('INVALID_SITE'), c('MISSING_PARAMS')),
   rule('method', 'string', 'always', 'enum', `One of: ${PAYOUT_METHODS.join(', ')}.`, c('INVALID_PAYMENT_METHOD'), c('MISSING_PAYMENT_METHOD'), { values: PAYOUT_METHODS }),
@@ -148,13 +168,18 @@ export const PAYOUT_FIELD_RULES: readonly FieldRule[] = [
   rule('paymentDetails.network', 'string', { methods: ['crypto'] }, 'text', 'Network name (for example "ethereum").', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
   rule('paymentDetails.sortCode', 'string', { methods: ['fps'] }, 'sort_code', '6 digits.', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
   rule('paymentDetails.accountNumber', 'string', { methods: ['fps'] }, 'account_number', '8 digits.', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
-];
+] as const satisfies readonly FieldRule[];
 
-/** Payout status read (our choice): {merchant_id, payout_id}. */
-export const PAYOUT_STATUS_FIELD_RULES: readonly FieldRule[] = [
+/**
+ * Payout status read (our choice): {merchant_id, payout_id}, or {merchant_id, merchantReference}
+ * to find a payout whose create answer was lost (an extension the spec does not show: a gateway
+ * without it answers an error, and the payout is then settled by resending under its key).
+ */
+export const PAYOUT_STATUS_FIELD_RULES = [
   rule('merchant_id', 'string', 'always', 'text', "Must be the merchant-token's merchant (else HTTP 401).", c('INVALID_PARAMS'), c('MISSING_PARAMS')),
-  rule('payout_id', 'string', 'always', 'uuid', 'UUID returned by /payouts/create.', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
-];
+  rule('payout_id', 'string', 'optional', 'uuid', 'UUID returned by /payouts/create; payout_id or merchantReference is required.', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
+  rule('merchantReference', 'string', 'optional', 'reference', 'The merchantReference sent at creation; payout_id or merchantReference is required.', c('INVALID_PARAMS'), c('MISSING_PARAMS')),
+] as const satisfies readonly FieldRule[];
 
 const BAD_BODY_PAYIN = p(512, 'INVALID_REQUEST');
 const BAD_BODY_PAYOUT = c('INVALID_REQUEST');
@@ -191,16 +216,21 @@ export function validateTokenChargeCreate(body: unknown, opts?: ValidationOption
   return run(COMPILED.tokenCharge, body, payinMethodOf, BAD_BODY_PAYIN, opts);
 }
 
-export function validatePayinStatusRead(body: unknown): ValidationResult {
-  if (!isJsonObject(body)) return notAnObject(BAD_BODY_PAYIN);
-  const issues = COMPILED.payinStatus.apply(body, undefined);
+/** A status read names its transaction by one of two references, at least one of them given. */
+function validateStatusRead(body: unknown, rules: CompiledRules, references: readonly [string, string], bad: IssueCode, missing: IssueCode): ValidationResult {
+  if (!isJsonObject(body)) return notAnObject(bad);
+  const issues = rules.apply(body, undefined);
   const has = (k: string): boolean => typeof body[k] === 'string' && (body[k] as string).trim() !== '';
-  if (!has('payin_id') && !has('request_id') && !issues.some((i) => i.field !== 'merchant_id')) {
-    for (const field of ['payin_id', 'request_id']) {
-      issues.push({ field, problem: 'missing', message: 'payin_id or request_id is required', ...MISSING });
+  if (!references.some(has) && !issues.some((i) => i.field !== 'merchant_id')) {
+    for (const field of references) {
+      issues.push({ field, problem: 'missing', message: `${references.join(' or ')} is required`, ...missing });
     }
   }
   return toResult(issues);
+}
+
+export function validatePayinStatusRead(body: unknown): ValidationResult {
+  return validateStatusRead(body, COMPILED.payinStatus, ['payin_id', 'request_id'], BAD_BODY_PAYIN, MISSING);
 }
 
 /** Card claims of an op=tokenize merchant_jwt. */
@@ -213,7 +243,7 @@ export function validatePayoutCreate(body: unknown, opts?: ValidationOptions): V
 }
 
 export function validatePayoutStatusRead(body: unknown): ValidationResult {
-  return run(COMPILED.payoutStatus, body, () => undefined, BAD_BODY_PAYOUT);
+  return validateStatusRead(body, COMPILED.payoutStatus, ['payout_id', 'merchantReference'], BAD_BODY_PAYOUT, c('MISSING_PARAMS'));
 }
 
 /** Fields a form should show for a method, in table order (forms render from this). */

@@ -54,3 +54,8 @@ export const METHOD_LABELS: Readonly<Record<PayinMethod | PayoutMethod, string>>
   interac: 'Interac',
   fps: 'Faster Payments (UK)',
 };
+
+/** A method's label; a method the spec does not list (an old row, a bad CSV cell) as written. */
+export function methodLabel(method: string): string {
+  return (METHOD_LABELS as Readonly<Record<string, string>>)[method] ?? method;
+}

@@ -5,68 +5,28 @@
 // gateway adds codes over time (spec 7.2, 9) and a client must keep what it does not know.
 import { z } from 'zod';
 import { LosslessNumber } from '../json';
-import { PAYIN_METHODS, PAYOUT_METHODS } from './methods';
+import { PAYOUT_FIELD_RULES, PAYIN_FIELD_RULES, TOKEN_CHARGE_FIELD_RULES, TOKENIZATION_FIELD_RULES, TOKENIZE_CLAIM_RULES } from './field-rules';
+import { PAYOUT_METHODS } from './methods';
+import { bodySchema, JsonNumberSchema, optionalShape, perMethodSchema, rulesUnder } from './request-shapes';
 
-/** A JSON number as produced by parseJson (exact) or a plain safe number. */
-export const JsonNumberSchema = z.union([z.number(), z.instanceof(LosslessNumber)]);
+export { JsonNumberSchema };
 
 const tolerant = <T extends z.ZodType>(schema: T) => schema.nullish().catch(undefined);
 const anyCode = z.union([z.number(), z.string()]);
 const anyAmount = z.union([z.number(), z.string(), z.instanceof(LosslessNumber)]);
 
-// ---- requests ---------------------------------------------------------------------------------
-
-const payinBase = {
-  merchant_id: z.string(),
-  merchant_site_id: z.string(),
-  amount: JsonNumberSchema,
-  currency: z.string(),
-  email: z.string(),
-  request_id: z.string(),
-  country: z.string(),
-  notification_link: z.string(),
-  success_url: z.string(),
-  pending_url: z.string(),
-  fail_url: z.string(),
-  back_url: z.string(),
-  device_ip: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  mobile: z.string().optional(),
-  address: z.string().optional(),
-  city: z.string().optional(),
-  zipCode: z.string().optional(),
-  state: z.string().optional(),
-  birthDate: z.string().optional(),
-};
+// ---- requests: derived from the field-rule tables (request-shapes.ts) ---------------------------
 
 /** Spec 2.1. Conditional fields are optional here; validatePayinCreate enforces them per method. */
-export const PayinCreateRequestSchema = z.object({
-  ...payinBase,
-  payment_method: z.enum(PAYIN_METHODS),
-  cardNum: z.string().optional(),
-  cardHolder: z.string().optional(),
-  cardExpireMonth: z.string().optional(),
-  cardExpireYear: z.string().optional(),
-  cardCvv: z.string().optional(),
-});
+export const PayinCreateRequestSchema = bodySchema(PAYIN_FIELD_RULES);
 export type PayinCreateRequest = z.infer<typeof PayinCreateRequestSchema>;
 
-export const TokenizationCreateRequestSchema = z.object({
-  ...payinBase,
-  payment_method: z.enum(['credit_card', 'credit_card_ftd']),
-  merchant_jwt: z.string(),
-  consent: z.literal(true),
-  tokenization_notification_url: z.string(),
-});
+/** 2.1 without the card fields, plus merchant_jwt, consent (true) and tokenization_notification_url. */
+export const TokenizationCreateRequestSchema = bodySchema(TOKENIZATION_FIELD_RULES);
 export type TokenizationCreateRequest = z.infer<typeof TokenizationCreateRequestSchema>;
 
-export const TokenChargeRequestSchema = z.object({
-  ...payinBase,
-  payment_method: z.enum(['credit_card', 'credit_card_ftd']),
-  merchant_jwt: z.string(),
-  cardCvv: z.string(),
-});
+/** 2.1 without the card fields, plus merchant_jwt and cardCvv. */
+export const TokenChargeRequestSchema = bodySchema(TOKEN_CHARGE_FIELD_RULES);
 export type TokenChargeRequest = z.infer<typeof TokenChargeRequestSchema>;
 
 export const PayinStatusRequestSchema = z.union([
@@ -75,30 +35,20 @@ export const PayinStatusRequestSchema = z.union([
 ]);
 export type PayinStatusRequest = z.infer<typeof PayinStatusRequestSchema>;
 
-export const PayoutPaymentDetailsSchema = z.discriminatedUnion('method', [
-  z.object({ method: z.literal('credit_card'), cardNum: z.string(), cardHolder: z.string(), cardExpireMonth: z.string(), cardExpireYear: z.string() }),
-  z.object({ method: z.literal('open_banking'), iban: z.string(), bic: z.string(), accountHolder: z.string() }),
-  z.object({ method: z.literal('crypto'), walletAddress: z.string(), network: z.string() }),
-  z.object({ method: z.literal('fps'), sortCode: z.string(), accountNumber: z.string(), accountHolder: z.string() }),
-]);
+/** paymentDetails: `method` and exactly the fields of that method (2.7 and our choices). */
+export const PayoutPaymentDetailsSchema = perMethodSchema(rulesUnder(PAYOUT_FIELD_RULES, 'paymentDetails'), PAYOUT_METHODS);
 export type PayoutPaymentDetails = z.infer<typeof PayoutPaymentDetailsSchema>;
 
-export const PayoutCreateRequestSchema = z.object({
-  merchant_id: z.string(),
-  site_id: z.string(),
-  method: z.enum(PAYOUT_METHODS),
-  mode: z.literal('direct').optional(),
-  amount: JsonNumberSchema,
-  currency: z.string(),
-  merchantReference: z.string(),
-  country: z.string(),
-  notificationUrl: z.string(),
-  customer: z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string().optional() }),
+export const PayoutCreateRequestSchema = bodySchema(PAYOUT_FIELD_RULES, {
+  customer: bodySchema(rulesUnder(PAYOUT_FIELD_RULES, 'customer')),
   paymentDetails: PayoutPaymentDetailsSchema,
 });
 export type PayoutCreateRequest = z.infer<typeof PayoutCreateRequestSchema>;
 
-export const PayoutStatusRequestSchema = z.object({ merchant_id: z.string(), payout_id: z.string() });
+export const PayoutStatusRequestSchema = z.union([
+  z.object({ merchant_id: z.string(), payout_id: z.string() }),
+  z.object({ merchant_id: z.string(), merchantReference: z.string() }),
+]);
 export type PayoutStatusRequest = z.infer<typeof PayoutStatusRequestSchema>;
 
 /** Claims of merchant_jwt (spec 2.6). */
@@ -107,10 +57,7 @@ export const MerchantJwtClaimsSchema = z.looseObject({
   op: z.enum(['tokenize', 'decrypt']),
   sub: z.string(),
   iat: z.number(),
-  cardholder_number: z.string().optional(),
-  cardholder_name: z.string().optional(),
-  cardholder_exp_month: z.string().optional(),
-  cardholder_exp_year: z.string().optional(),
+  ...optionalShape(TOKENIZE_CLAIM_RULES),
   token: z.string().optional(),
 });
 export type MerchantJwtClaims = z.infer<typeof MerchantJwtClaimsSchema>;
@@ -194,6 +141,3 @@ export type PayoutStatusResponse = z.infer<typeof PayoutStatusResponseSchema>;
 
 export const PayoutNotificationSchema = PayoutStatusResponseSchema.extend({ event: tolerant(z.string()) });
 export type PayoutNotification = z.infer<typeof PayoutNotificationSchema>;
-
-export const NOTIFICATION_EVENTS = ['v2_payin_notification', 'v2_tokenization_notification', 'v2_payout_notification'] as const;
-export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];

@@ -15,6 +15,8 @@ const prefix = (name: string) => `${name}-${Date.now()}-${++seq}`;
 const emulatorFile = () => path.join(h.dataDir, 'emulator.sqlite');
 const audit = () => createRepositories(h.core.ledger).audit.list({ limit: 1000 });
 const settled = (b: BatchView) => b.counts.pending + b.counts.sending === 0;
+/** A batch's history as kind and actor. */
+const course = (b: BatchView) => b.history.map((e) => `${e.kind}:${e.actor}`);
 
 beforeAll(async () => {
   h = await startHarness();
@@ -44,7 +46,7 @@ describe('a CSV batch', () => {
 
     // The final state of each payout comes from its notification (confirmed by a status read).
     const final = await waitFor(() => getBatch(h.core.dispatch, started.id), (b) => b.outcomes.paid === 50, 'every payout to be paid', 20_000);
-    expect(final.outcomes).toEqual({ paid: 50, failed: 0, processing: 0 });
+    expect(final.outcomes).toEqual({ paid: 50, failed: 0, processing: 0, awaitingVerification: 0 });
     const items = await h.call('batches:items', { id: started.id, limit: 500 });
     expect(items.items).toHaveLength(50);
     expect(items.items.every((i) => i.state === 'sent' && i.statusCode === 'P200' && i.final && i.idempotencyKey !== null)).toBe(true);
@@ -58,7 +60,7 @@ describe('a CSV batch', () => {
     expect(sentSeen).toEqual([...sentSeen].sort((a, b) => a - b));
     expect(mine.some((p) => p.state === 'done')).toBe(true);
 
-    const entries = audit();
+    const entries = await audit();
     expect(entries.filter((e) => e.action === 'batch.start' && e.subject === `batch:${started.id}`)).toHaveLength(1);
     const creates = entries.filter((e) => e.action === 'payout.create' && references.includes(e.subject ?? ''));
     expect(creates).toHaveLength(50);
@@ -83,7 +85,12 @@ describe('a CSV batch', () => {
     const done = await waitFor(() => getBatch(h.core.dispatch, started.id), (b) => b.state === 'done', 'the resumed batch to finish', 20_000);
     expect(done.counts.sent).toBe(40);
     expect(exactlyOnceProblems(gatewayPayoutsByReference(emulatorFile()), rows.map((r) => String(r.form.merchantReference)))).toEqual([]);
-    expect(audit().filter((e) => e.subject === `batch:${started.id}`).map((e) => e.action)).toEqual(['batch.resume', 'batch.pause', 'batch.start']);
+    expect((await audit()).filter((e) => e.subject === `batch:${started.id}`).map((e) => e.action)).toEqual(['batch.resume', 'batch.pause', 'batch.start']);
+    // The history says the same, and who: a person paused and resumed it; it finished by itself.
+    expect(course(done)).toEqual(['started:user', 'paused:user', 'resumed:user', 'finished:system']);
+    expect(done.history[2]).toMatchObject({ cause: null, stoppedAt: null, note: null, items: { pending: quiet.counts.pending, inFlight: 0, unknown: 0 } });
+    expect(done.history.at(-1)?.items).toEqual({ pending: 0, inFlight: 0, unknown: 0 });
+    expect(done.historyTotal).toBe(4);
   });
 
   it('cancels: pending items are never sent, items already sent are followed', async () => {
@@ -98,6 +105,8 @@ describe('a CSV batch', () => {
     const items = (await h.call('batches:items', { id: started.id, limit: 500 })).items;
     for (const item of items) expect(held.get(item.merchantReference) ?? 0, `${item.merchantReference} (${item.state})`).toBe(item.state === 'sent' ? 1 : 0);
     await expect(h.failure('batches:start', { id: started.id })).resolves.toMatchObject({ code: 'conflict' });
+    expect(course(end)).toEqual(['started:user', 'cancelled:user']);
+    expect(end.history[1]?.note).toBe(`${end.counts.cancelled} not sent yet, never to be sent`);
   });
 
   it('survives the core being closed mid-batch: the next start resumes it and sends nothing twice', async () => {
@@ -107,7 +116,15 @@ describe('a CSV batch', () => {
     const done = await waitFor(() => getBatch(h.core.dispatch, started.id), (b) => b.state === 'done', 'the batch to finish after the restart', 20_000);
     expect(done.counts.sent).toBe(50);
     expect(exactlyOnceProblems(gatewayPayoutsByReference(emulatorFile()), rows.map((r) => String(r.form.merchantReference)))).toEqual([]);
-    expect(audit().some((e) => e.action === 'batch.resume' && e.actor === 'system' && e.subject === `batch:${started.id}`)).toBe(true);
+    expect((await audit()).some((e) => e.action === 'batch.resume' && e.actor === 'system' && e.subject === `batch:${started.id}`)).toBe(true);
+    // Its history: the app was closed on it (recorded then, with what was left), and Paydesk resumed it at the next start.
+    expect(course(done)).toEqual(['started:user', 'interrupted:system', 'resumed:system', 'finished:system']);
+    const [, interrupted, resumed] = done.history;
+    expect(interrupted).toMatchObject({ cause: 'closed', note: null });
+    expect(interrupted?.stoppedAt).toBe(interrupted?.at);
+    expect((interrupted?.items?.pending ?? 0) + (interrupted?.items?.inFlight ?? 0)).toBeGreaterThan(0);
+    expect(resumed?.items).toEqual(interrupted?.items);
+    expect(resumed?.at && interrupted?.at && resumed.at >= interrupted.at).toBe(true);
   });
 });
 
@@ -133,9 +150,8 @@ describe('what a batch refuses', () => {
       items: [{ line: 2, form: { method: 'credit_card', amount: '10.00', currency: 'EUR', country: 'DEU', customer: { firstName: 'A', lastName: 'B', email: 'a@example.com' }, paymentDetails: { cardNum: '4111111111111111', cardHolder: 'A B', cardExpireMonth: '12', cardExpireYear: '2040' } } }],
     });
     expect(refused.fields?.['items.2.method']).toContain('card numbers are never stored');
-    const file = path.join(h.dataDir, 'ledger.sqlite');
-    const { sqliteCellsContaining } = await import('../payments/harness');
-    expect(sqliteCellsContaining(file, '4111111111111111')).toEqual([]);
+    const { cellsContaining } = await import('../payments/harness');
+    expect(await cellsContaining(h.core.ledger, '4111111111111111')).toEqual([]);
     await h.call('batches:discard', { id: draft.id });
   });
 

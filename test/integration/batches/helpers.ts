@@ -1,18 +1,15 @@
 // Shared by the batch tests: rows shaped like a mapped CSV file, the upload a renderer makes
 // (draft, chunks, start), and reading what the gateway holds straight from the emulator's file.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Envelope } from '../../../src/shared/contract';
 import { BATCH_CHUNK_ROWS, type BatchRowForm, type BatchView } from '../../../src/shared/contract';
 import type { Core } from '../../../src/main/core';
 import type { Ledger } from '../../../src/main/ledger/connection';
+import type { SqlParams } from '../../../src/main/ledger/engine/types';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import { MemorySecretStore, silentLogger } from '../../helpers/app-core';
+import { payoutForm } from '../../helpers/fixtures';
 import { gatewayState } from '../../reliability/helpers/stores';
-
-const DETAILS = {
-  open_banking: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountHolder: 'Ana Lima' },
-  crypto: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'ethereum' },
-  fps: { sortCode: '401276', accountNumber: '12345678', accountHolder: 'Ana Lima' },
-} as const;
 
 const METHODS = ['open_banking', 'crypto', 'fps'] as const;
 
@@ -20,19 +17,11 @@ const METHODS = ['open_banking', 'crypto', 'fps'] as const;
 export function batchRows(n: number, options: { prefix: string; currency?: string; amount?: (i: number) => string; email?: string }): { line: number; form: BatchRowForm }[] {
   return Array.from({ length: n }, (_, i) => {
     const method = options.currency ? 'open_banking' : (METHODS[i % METHODS.length] as (typeof METHODS)[number]);
-    const currency = options.currency ?? (method === 'fps' ? 'GBP' : 'EUR');
     const amount = options.amount?.(i) ?? (method === 'crypto' ? `0.${String(1000 + i).padStart(10, '0')}` : `${10 + i}.${String(i % 100).padStart(2, '0')}`);
+    const { profileId: _none, ...sample } = payoutForm(method, { amount, reference: `${options.prefix}-${i + 1}`, email: options.email ?? `ana${i}@example.com` });
     return {
       line: i + 2,
-      form: {
-        method,
-        amount,
-        currency,
-        country: method === 'fps' ? 'GBR' : 'DEU',
-        merchantReference: `${options.prefix}-${i + 1}`,
-        customer: { firstName: 'Ana', lastName: `Lima${i}`, email: options.email ?? `ana${i}@example.com` },
-        paymentDetails: DETAILS[method],
-      },
+      form: { ...sample, ...(options.currency ? { currency: options.currency } : {}), customer: { ...sample.customer, lastName: `Lima${i}` } },
     };
   });
 }
@@ -73,6 +62,8 @@ export function exactlyOnceProblems(held: Map<string, number>, references: reado
 /** What batch-child.ts is started with. */
 export interface BatchChildConfig {
   dataDir: string;
+  /** The PostgreSQL ledger (postgres://…); absent: the SQLite ledger in the data directory. */
+  database?: string | undefined;
   gateway: Omit<LocalGateway, 'registerKey' | 'close'>;
   rows?: { line: number; form: BatchRowForm }[];
 }
@@ -83,6 +74,7 @@ export function coreOptions(config: BatchChildConfig) {
     mode: 'web' as const,
     version: 'test',
     dataDir: config.dataDir,
+    database: config.database,
     secrets: new MemorySecretStore(),
     log: silentLogger,
     localGateway: { ...config.gateway, registerKey: async () => {}, close: async () => {} },
@@ -91,33 +83,56 @@ export function coreOptions(config: BatchChildConfig) {
   };
 }
 
+/** A statement that writes rows, when it comes through get/all (INSERT … RETURNING): one row returned per row written. */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+/** The instance's heartbeat (services/scale-out/instance.ts). */
+const HEARTBEAT = /^\s*UPDATE ledger_instances\b/;
+
 /**
- * The ledger's commits from now on (each one an fsync, synchronous=FULL): outermost transactions
- * that wrote something, and rows written outside any transaction (each statement its own commit).
+ * The ledger's commits from now on, counted at the engine's interface so it holds on both engines
+ * (on SQLite each one is an fsync, synchronous=FULL; on PostgreSQL a WAL flush): outermost
+ * transactions that wrote something, and rows written outside any transaction (each statement its
+ * own commit).
  */
 export function countCommits(db: Ledger): { commits: number; writesOutside: () => number } {
-  const counter = { commits: 0, inside: 0 };
+  const counter = { commits: 0, outside: 0 };
+  const unit = new AsyncLocalStorage<{ written: number }>();
+  const wrote = (rows: number) => {
+    const open = unit.getStore();
+    if (open) open.written += rows;
+    else counter.outside += rows;
+  };
   const transaction = db.transaction.bind(db);
-  const changes = db.prepare('SELECT total_changes()').pluck();
-  const start = changes.get() as number;
-  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-    const run = transaction(fn);
-    return (...args: unknown[]) => {
-      if (db.inTransaction) return run(...args);
-      const before = changes.get() as number;
-      const result = run(...args);
-      const written = (changes.get() as number) - before;
-      if (written > 0) {
-        counter.commits++;
-        counter.inside += written;
-      }
-      return result;
-    };
-  }) as unknown as Ledger['transaction'];
+  const run = db.run.bind(db);
+  const get = db.get.bind(db);
+  const all = db.all.bind(db);
+  db.transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (unit.getStore()) return transaction(fn);
+    const open = { written: 0 };
+    const result = await unit.run(open, () => transaction(fn));
+    if (open.written > 0) counter.commits++;
+    return result;
+  };
+  db.run = async (sql, params) => {
+    const changed = await run(sql, params);
+    // The instance saying it is alive (on PostgreSQL, every few seconds) is no write of the batch's.
+    if (!HEARTBEAT.test(sql)) wrote(changed);
+    return changed;
+  };
+  db.get = async <T>(sql: string, params?: SqlParams): Promise<T | undefined> => {
+    const row = await get<T>(sql, params);
+    if (row !== undefined && WRITE.test(sql)) wrote(1);
+    return row;
+  };
+  db.all = async <T>(sql: string, params?: SqlParams): Promise<T[]> => {
+    const rows = await all<T>(sql, params);
+    if (WRITE.test(sql)) wrote(rows.length);
+    return rows;
+  };
   return {
     get commits() {
       return counter.commits;
     },
-    writesOutside: () => (changes.get() as number) - start - counter.inside,
+    writesOutside: () => counter.outside,
   };
 }

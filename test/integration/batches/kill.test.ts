@@ -3,16 +3,18 @@
 // with SIGKILL while answers are held. A new core on the same data directory resumes the batch:
 // items whose attempt may have left are settled under their own Idempotency-Key (the gateway
 // replays its first answer), the rest are sent. The gateway (which outlived the kill) holds each
-// payout exactly once, bound to one key, and the ledger file is intact.
+// payout exactly once, bound to one key, and the ledger is intact. On both engines: the child
+// opens the ledger this run uses (PAYDESK_TEST_ENGINE).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index';
 import { createCore, type Core } from '../../../src/main/core';
+import { testDatabaseFor } from '../../helpers/ledger';
 import { tempDir } from '../../helpers/temp-dir';
 import { killAllStarted, startChild } from '../../reliability/helpers/child';
 import { startLatencyProxy, type LatencyProxy } from '../../reliability/helpers/latency-proxy';
-import { countBy, gatewayState, integrityProblems, withDb } from '../../reliability/helpers/stores';
+import { countBy, gatewayState, ledgerAt, ledgerIntegrityProblems, withLedger } from '../../reliability/helpers/stores';
 import { waitFor } from '../payments/harness';
 import { batchRows, coreOptions, exactlyOnceProblems, getBatch, type BatchChildConfig } from './helpers';
 
@@ -38,6 +40,7 @@ describe('a batch when the app is killed', () => {
     const rows = batchRows(50, { prefix: `killed-${Date.now()}` });
     const config: BatchChildConfig = {
       dataDir,
+      database: await testDatabaseFor(dataDir),
       gateway: { baseUrl: proxy.baseUrl, adminUrl: emulator.adminUrl, hostedUrl: emulator.hostedUrl, merchant: emulator.merchant },
       rows,
     };
@@ -52,15 +55,16 @@ describe('a batch when the app is killed', () => {
     const exit = await child.kill('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
 
-    const ledgerFile = path.join(dataDir, 'ledger.sqlite');
-    expect(integrityProblems(ledgerFile)).toEqual([]);
-    const interrupted = withDb(ledgerFile, (db) => db.prepare("SELECT count(*) FROM batch_items WHERE state = 'sending'").pluck().get() as number);
-    const pendingAtKill = withDb(ledgerFile, (db) => db.prepare("SELECT count(*) FROM batch_items WHERE state = 'pending'").pluck().get() as number);
+    const ledger = await ledgerAt(dataDir);
+    expect(await ledgerIntegrityProblems(ledger)).toEqual([]);
+    const itemsIn = (state: string) => withLedger(ledger, async (db) => (await db.get<{ n: number }>('SELECT count(*) AS n FROM batch_items WHERE state = ?', [state]))?.n ?? 0);
+    const interrupted = await itemsIn('sending');
+    const interruptedKeys = await withLedger(ledger, async (db) => (await db.all<{ idempotency_key: string }>("SELECT idempotency_key FROM batch_items WHERE state = 'sending'")).map((r) => r.idempotency_key));
+    const pendingAtKill = await itemsIn('pending');
     expect(interrupted, 'items cut off mid-send').toBeGreaterThan(0);
     expect(pendingAtKill, 'items never prepared').toBeGreaterThan(0);
 
-    const { gateway } = config;
-    core = await createCore({ ...coreOptions({ dataDir, gateway }) });
+    core = await createCore(coreOptions({ dataDir: config.dataDir, database: config.database, gateway: config.gateway }));
     const id = Number(started.id);
     const done = await waitFor(() => getBatch(core!.dispatch, id), (b) => b.state === 'done', 'the batch to finish after the restart', 30_000);
     expect(done.counts).toMatchObject({ sent: 50, sending: 0, unknown: 0, pending: 0 });
@@ -71,10 +75,14 @@ describe('a batch when the app is killed', () => {
     expect(state.payouts).toHaveLength(50);
     const keysPerReference = countBy(state.keys, (k) => k.reference ?? '(none)');
     expect(references.filter((ref) => keysPerReference.get(ref) !== 1)).toEqual([]);
-    // The interrupted items were settled by resending under their own key, never under a new one.
-    expect([...sends.values()].some((n) => n > 1)).toBe(true);
+    // The interrupted items were settled under their own key (one key per reference, above): found
+    // by a status read by merchantReference where their create had reached the gateway, or sent
+    // under that key where it had not.
+    const settledBy = await withLedger(ledger, (db) => db.all<{ idempotency_key: string; state: string; response_source: string }>(`SELECT idempotency_key, state, response_source FROM attempts WHERE idempotency_key IN (${interruptedKeys.map(() => '?').join(', ')})`, interruptedKeys));
+    expect(settledBy).toHaveLength(interrupted);
+    for (const attempt of settledBy) expect([attempt.state, attempt.response_source], attempt.idempotency_key).toEqual(['succeeded', expect.stringMatching(/^(status_read|create)$/)]);
     expect(sends.size).toBe(50);
-    const ledgerKeys = withDb(ledgerFile, (db) => db.prepare('SELECT idempotency_key FROM batch_items').pluck().all() as string[]);
-    expect(new Set(ledgerKeys)).toEqual(new Set(sends.keys()));
+    const ledgerKeys = await withLedger(ledger, (db) => db.all<{ idempotency_key: string }>('SELECT idempotency_key FROM batch_items'));
+    expect(new Set(ledgerKeys.map((k) => k.idempotency_key))).toEqual(new Set(sends.keys()));
   });
 });

@@ -54,6 +54,13 @@ describe('payout limits', () => {
     expect(list.limits.find((l) => l.currency === 'SEK')?.usage).toEqual([{ environment: 'local', usedToday: '240' }]);
   });
 
+  it('checks a payout of the given profile or the active one, and refuses an amount that is not a decimal or an unknown profile', async () => {
+    const active = (await h.call('profiles:list')).find((p) => p.isActive);
+    expect(await h.call('limits:check', { profileId: active?.id ?? '', currency: 'CHF', amount: '100.01' })).toEqual(await h.call('limits:check', { currency: 'CHF', amount: '100.01' }));
+    expect(await h.failure('limits:check', { currency: 'CHF', amount: '1e3' })).toMatchObject({ code: 'invalid_input', fields: { amount: 'Must be a decimal number such as 10.50.' } });
+    expect(await h.failure('limits:check', { profileId: 'no-such-profile', currency: 'CHF', amount: '1' })).toMatchObject({ code: 'not_found' });
+  });
+
   it('audits every change and pushes the new list', async () => {
     const pushed: unknown[] = [];
     const stop = h.core.events.subscribe((channel, payload) => channel === 'limits:limits-changed' && pushed.push(payload));
@@ -63,7 +70,7 @@ describe('payout limits', () => {
     expect(await h.call('limits:remove', { environment: 'live', currency: 'NOK' })).toEqual({ removed: false });
     stop();
     expect(pushed).toHaveLength(3);
-    const entries = audit().filter((e) => e.subject === 'NOK/live');
+    const entries = (await audit()).filter((e) => e.subject === 'NOK/live');
     expect(entries.map((e) => e.action)).toEqual(['limits.remove', 'limits.set', 'limits.set']);
     expect(JSON.parse(entries[1]?.details ?? '{}')).toMatchObject({ perPayoutMax: null, dailyMax: '2000', before: { perPayoutMax: '500.5', dailyMax: '1000' } });
     const bad = await h.failure('limits:set', { environment: 'live', currency: 'NOK', perPayoutMax: '0', dailyMax: null });

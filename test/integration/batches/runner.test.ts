@@ -10,13 +10,16 @@ import type { AttemptRunner } from '../../../src/main/gateway/attempt-runner';
 import type { PayoutSession } from '../../../src/main/services/payments/payout-service';
 import type { AnsweredPayout, PayoutHooks, PreparedPayout } from '../../../src/main/services/payments/submitter';
 import { BatchRunner } from '../../../src/main/services/payouts-batch/batch-runner';
-import { BatchStore } from '../../../src/main/services/payouts-batch/batch-store';
+import { BatchHistory } from '../../../src/main/services/payouts-batch/batch-history';
+import { BatchesRepository } from '../../../src/main/ledger/repositories/batches';
 import { silentLogger } from '../../helpers/app-core';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 import { countCommits } from './helpers';
 
 const opened: TestLedger[] = [];
-afterEach(() => opened.splice(0).forEach((l) => l.close()));
+afterEach(async () => {
+  for (const ledger of opened.splice(0)) await ledger.close();
+});
 
 /** Waits (bounded) until the condition holds. */
 async function until(what: string, condition: () => boolean): Promise<void> {
@@ -30,7 +33,7 @@ async function until(what: string, condition: () => boolean): Promise<void> {
  * stores the answer (or throws, for the references in failRecord).
  */
 function scriptedGateway(ledger: TestLedger) {
-  const { db, repos, profile } = ledger;
+  const { repos, profile } = ledger;
   const waiting: { reference: string; answer: () => void }[] = [];
   const state = {
     inFlight: 0,
@@ -52,28 +55,30 @@ function scriptedGateway(ledger: TestLedger) {
     prepared,
     outcome: { key: prepared.key, endpoint: 'payout_create', state: 'succeeded', tries: 1, httpStatus: 200, body: { payout_id: `po-${reference}`, status_code: 'P100' } as never, raw: '{}', source: 'create' },
     message: 'accepted',
-    record: () => {
+    record: async () => {
       if (state.failRecord.has(reference)) throw new Error('disk I/O error');
-      repos.attempts.markSucceeded(prepared.key, { httpStatus: 200, responseBody: '{}' });
+      await repos.attempts.markSucceeded(prepared.key, { httpStatus: 200, responseBody: '{}' });
     },
-    abandon: (reason) => repos.attempts.markUnknown(prepared.key, { error: reason }),
+    abandon: async (reason) => {
+      await repos.attempts.markUnknown(prepared.key, { error: reason });
+    },
   });
   const payouts = {
     session: async () => {
       if (++state.sessions > 1 && state.stall) await state.stall;
       return session;
     },
-    prepare: (form: PayoutCreateForm, s: PayoutSession, extra: { hooks?: PayoutHooks } = {}): PreparedPayout =>
-      db.transaction(() => {
+    prepare: (form: PayoutCreateForm, s: PayoutSession, extra: { hooks?: PayoutHooks } = {}): Promise<PreparedPayout> =>
+      repos.transaction(async () => {
         const reference = String(form.merchantReference);
         const key = `key-${reference}`;
         if (state.prepared.length === 0) state.resumedBeforeFirstPrepare = state.resumed.length;
-        const attempt = repos.attempts.record({ profileId: profile.id, kind: 'payout', idempotencyKey: key, reference, requestHash: 'h', requestBody: '{}', replayable: true, state: 'sending' });
-        const row = repos.payouts.recordRequest({ profileId: profile.id, merchantReference: reference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
-        extra.hooks?.afterPrepare?.(key, row.id);
+        const attempt = await repos.attempts.record({ profileId: profile.id, kind: 'payout', idempotencyKey: key, reference, requestHash: 'h', requestBody: '{}', replayable: true, state: 'sending' });
+        const row = await repos.payouts.recordRequest({ profileId: profile.id, merchantReference: reference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
+        await extra.hooks?.afterPrepare?.(key, row.id);
         state.prepared.push(reference);
         return { profile: s.profile, runner: s.runner, key, rowId: row.id };
-      })(),
+      }),
     send: (prepared: PreparedPayout): Promise<AnsweredPayout> => {
       const reference = prepared.key.slice('key-'.length);
       state.inFlight++;
@@ -88,13 +93,15 @@ function scriptedGateway(ledger: TestLedger) {
         }),
       );
     },
-    recorded: (a: AnsweredPayout) => void state.recorded.push(a.prepared.key),
+    recorded: async (a: AnsweredPayout) => {
+      state.recorded.push(a.prepared.key);
+    },
   };
   const attempts = {
     // An open item is settled under its own key: here the gateway "replays" its first answer.
-    resume: async ({ key }: { key: string }) => {
+    settle: async ({ key }: { key: string }) => {
       state.resumed.push(key);
-      repos.attempts.markSucceeded(key, { httpStatus: 200, responseBody: '{}' });
+      await repos.attempts.markSucceeded(key, { httpStatus: 200, responseBody: '{}' });
       return { outcome: 'succeeded', message: 'replayed' } as SubmitResult;
     },
   };
@@ -103,10 +110,10 @@ function scriptedGateway(ledger: TestLedger) {
   return { payouts, attempts, state, waiting, releaseAll };
 }
 
-function runningBatch(ledger: TestLedger, rows: number): { store: BatchStore; batchId: number } {
-  const store = new BatchStore(ledger.db, ledger.clock.now);
-  const batch = store.createDraft({ profileId: ledger.profile.id, environment: 'local', fileName: 'x.csv', declaredRows: rows });
-  store.addItems(
+async function runningBatch(ledger: TestLedger, rows: number): Promise<{ store: BatchesRepository; batchId: number }> {
+  const store = new BatchesRepository(ledger.db, ledger.clock.now);
+  const batch = await store.createDraft({ profileId: ledger.profile.id, environment: 'local', fileName: 'x.csv', declaredRows: rows });
+  await store.addItems(
     batch.id,
     Array.from({ length: rows }, (_, i) => {
       const merchantReference = `ref-${i + 1}`;
@@ -114,46 +121,46 @@ function runningBatch(ledger: TestLedger, rows: number): { store: BatchStore; ba
       return { line: i + 2, merchantReference, method: 'fps', amount: '10.00', currency: 'GBP', beneficiary: 'Ana Lima', destination: 'sort code 401276', form: JSON.stringify(form) };
     }),
   );
-  store.setState(batch.id, 'running', { started: true });
+  await store.setState(batch.id, 'running', { started: true });
   return { store, batchId: batch.id };
 }
 
-function start(ledger: TestLedger, rows: number, concurrency: number, before: (gateway: ReturnType<typeof scriptedGateway>) => void = () => undefined) {
-  const { store, batchId } = runningBatch(ledger, rows);
+async function start(ledger: TestLedger, rows: number, concurrency: number, before: (gateway: ReturnType<typeof scriptedGateway>) => void = () => undefined) {
+  const { store, batchId } = await runningBatch(ledger, rows);
   const gateway = scriptedGateway(ledger);
   before(gateway);
   const counter = countCommits(ledger.db);
-  const runner = new BatchRunner({ db: ledger.db, store, payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency });
+  const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency });
   runner.run(batchId);
   return { store, batchId, gateway, counter, runner };
 }
 
 /** Items 1..n as a crash leaves them: "sending" with their key, their attempt unknown. */
-function leftByCrash(ledger: TestLedger, store: BatchStore, batchId: number, n: number): void {
+async function leftByCrash(ledger: TestLedger, store: BatchesRepository, batchId: number, n: number): Promise<void> {
   const { repos, profile } = ledger;
-  for (const item of store.page(batchId, ['pending'], 0, n)) {
+  for (const item of (await store.itemPage(batchId, ['pending'], { limit: n })).items) {
     const key = `key-${item.merchantReference}`;
-    const attempt = repos.attempts.record({ profileId: profile.id, kind: 'payout', idempotencyKey: key, reference: item.merchantReference, requestHash: 'h', requestBody: '{}', replayable: true, state: 'sending' });
-    const row = repos.payouts.recordRequest({ profileId: profile.id, merchantReference: item.merchantReference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
-    store.markPrepared(item.id, key, row.id);
-    repos.attempts.markUnknown(key, { error: 'interrupted' });
+    const attempt = await repos.attempts.record({ profileId: profile.id, kind: 'payout', idempotencyKey: key, reference: item.merchantReference, requestHash: 'h', requestBody: '{}', replayable: true, state: 'sending' });
+    const row = await repos.payouts.recordRequest({ profileId: profile.id, merchantReference: item.merchantReference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
+    await store.markPrepared(item.id, key, row.id);
+    await repos.attempts.markUnknown(key, { error: 'interrupted' });
   }
 }
 
 describe('BatchRunner', () => {
   it('keeps at most `concurrency` items in flight, and records the answers that arrive together in one commit with the next items', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId, gateway, counter, runner } = start(ledger, 10, 4);
+    const { store, batchId, gateway, counter, runner } = await start(ledger, 10, 4);
 
     await until('the first four requests', () => gateway.waiting.length === 4);
     expect(counter.commits).toBe(1); // the first four intents, together
-    expect(store.counts(batchId)).toMatchObject({ sending: 4, pending: 6, sent: 0 });
+    expect(await store.counts(batchId)).toMatchObject({ sending: 4, pending: 6, sent: 0 });
 
     gateway.releaseAll();
     await until('the next four requests', () => gateway.waiting.length === 4);
     expect(counter.commits).toBe(2); // four answers and the next four intents
-    expect(store.counts(batchId)).toMatchObject({ sent: 4, sending: 4, pending: 2 });
+    expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 4, pending: 2 });
 
     gateway.releaseAll();
     await until('the last two requests', () => gateway.waiting.length === 2);
@@ -161,14 +168,14 @@ describe('BatchRunner', () => {
     gateway.releaseAll();
     await runner.settled();
 
-    expect(counter.commits).toBe(4);
+    expect(counter.commits).toBe(5); // the last two answers, then the end ("done", in the history)
     expect(gateway.state.maxInFlight).toBe(4);
-    expect(store.counts(batchId)).toMatchObject({ sent: 10, sending: 0, pending: 0, unknown: 0 });
-    expect(store.batch(batchId)?.state).toBe('done');
+    expect(await store.counts(batchId)).toMatchObject({ sent: 10, sending: 0, pending: 0, unknown: 0 });
+    expect((await store.batch(batchId))?.state).toBe('done');
     // Each item holds the key of its one attempt, now settled, and its payout row.
-    for (const item of store.page(batchId, undefined, 0, 100)) {
+    for (const item of (await store.itemPage(batchId, undefined, { limit: 100 })).items) {
       expect(item.idempotencyKey).toBe(`key-${item.merchantReference}`);
-      expect(ledger.repos.attempts.byKey(item.idempotencyKey as string)?.state).toBe('succeeded');
+      expect((await ledger.repos.attempts.byKey(item.idempotencyKey as string))?.state).toBe('succeeded');
       expect(item.payoutRowId).not.toBeNull();
     }
     expect(gateway.state.prepared).toHaveLength(10);
@@ -176,9 +183,9 @@ describe('BatchRunner', () => {
   });
 
   it('records the other answers when one cannot be; that one is left unknown and settled under its own key', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId, gateway, runner } = start(ledger, 4, 4);
+    const { store, batchId, gateway, runner } = await start(ledger, 4, 4);
     gateway.state.failRecord.add('ref-2');
 
     await until('four requests', () => gateway.waiting.length === 4);
@@ -188,17 +195,17 @@ describe('BatchRunner', () => {
 
     expect(gateway.state.resumed).toEqual(['key-ref-2']);
     expect(gateway.state.prepared).toEqual(['ref-1', 'ref-2', 'ref-3', 'ref-4']);
-    expect(store.counts(batchId)).toMatchObject({ sent: 4, unknown: 0, sending: 0 });
+    expect(await store.counts(batchId)).toMatchObject({ sent: 4, unknown: 0, sending: 0 });
     expect(gateway.state.recorded.sort()).toEqual(['key-ref-1', 'key-ref-3', 'key-ref-4']);
   });
 
   it('settles the items a crash left open, under their own keys, before it sends pending ones', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId } = runningBatch(ledger, 6);
-    leftByCrash(ledger, store, batchId, 2);
+    const { store, batchId } = await runningBatch(ledger, 6);
+    await leftByCrash(ledger, store, batchId, 2);
     const gateway = scriptedGateway(ledger);
-    const runner = new BatchRunner({ db: ledger.db, store, payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
+    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
     runner.run(batchId);
 
     await until('the pending items in flight', () => gateway.waiting.length === 4);
@@ -206,33 +213,34 @@ describe('BatchRunner', () => {
     expect(gateway.state.resumed).toEqual(['key-ref-1', 'key-ref-2']);
     gateway.releaseAll();
     await runner.settled();
-    expect(gateway.state.prepared).toEqual(['ref-3', 'ref-4', 'ref-5', 'ref-6']);
-    expect(store.counts(batchId)).toMatchObject({ sent: 6, sending: 0, unknown: 0, pending: 0 });
+    // Workers claim side by side (on PostgreSQL their transactions overlap): which prepared first is not fixed.
+    expect([...gateway.state.prepared].sort()).toEqual(['ref-3', 'ref-4', 'ref-5', 'ref-6']);
+    expect(await store.counts(batchId)).toMatchObject({ sent: 6, sending: 0, unknown: 0, pending: 0 });
   });
 
   it('sends each claimed item the moment its intent commits, while the session read beside it stalls', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
     let unstall: () => void = () => undefined;
-    const { store, batchId, gateway, runner } = start(ledger, 6, 4, (g) => (g.state.stall = new Promise<void>((resolve) => (unstall = resolve))));
+    const { store, batchId, gateway, runner } = await start(ledger, 6, 4, (g) => (g.state.stall = new Promise<void>((resolve) => (unstall = resolve))));
 
     // The first four intents committed, and every one of them on its way, though no session read after the first has returned.
     await until('the first four requests', () => gateway.waiting.length === 4);
     expect(gateway.state.sessions).toBeGreaterThan(1);
-    expect(store.counts(batchId)).toMatchObject({ sending: 4, pending: 2 });
+    expect(await store.counts(batchId)).toMatchObject({ sending: 4, pending: 2 });
 
     unstall();
     gateway.releaseAll();
     await until('the last two requests', () => gateway.waiting.length === 2);
     gateway.releaseAll();
     await runner.settled();
-    expect(store.counts(batchId)).toMatchObject({ sent: 6, sending: 0, pending: 0 });
+    expect(await store.counts(batchId)).toMatchObject({ sent: 6, sending: 0, pending: 0 });
   });
 
   it('forgets the next items claimed in a group commit that rolls back, and claims them again with the answers that can be recorded', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId, gateway, runner } = start(ledger, 8, 4);
+    const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
     gateway.state.failRecord.add('ref-2');
 
     await until('four requests', () => gateway.waiting.length === 4);
@@ -247,43 +255,43 @@ describe('BatchRunner', () => {
 
     expect(gateway.state.forgotten).toEqual(['key-ref-5']);
     expect(gateway.state.resumed).toEqual(['key-ref-2']);
-    expect(store.counts(batchId)).toMatchObject({ sent: 8, sending: 0, unknown: 0, pending: 0 });
+    expect(await store.counts(batchId)).toMatchObject({ sent: 8, sending: 0, unknown: 0, pending: 0 });
   });
 
   it('forgets the claims of an intent transaction that fails part-way, and sends none of them', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId } = runningBatch(ledger, 4);
+    const { store, batchId } = await runningBatch(ledger, 4);
     const gateway = scriptedGateway(ledger);
-    const next = store.next.bind(store);
+    const nextToClaim = store.nextToClaim.bind(store);
     let pendingReads = 0;
-    vi.spyOn(store, 'next').mockImplementation((...args: Parameters<BatchStore['next']>) => {
-      if (args[1].includes('pending') && ++pendingReads === 2) throw new Error('database disk image is malformed');
-      return next(...args);
+    vi.spyOn(store, 'nextToClaim').mockImplementation(async (...args: Parameters<BatchesRepository['nextToClaim']>) => {
+      if (++pendingReads === 2) throw new Error('database disk image is malformed');
+      return nextToClaim(...args);
     });
-    const runner = new BatchRunner({ db: ledger.db, store, payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
+    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
     runner.run(batchId);
     await runner.settled();
 
     expect(gateway.state.prepared).toEqual(['ref-1']);
     expect(gateway.state.forgotten).toEqual(['key-ref-1']);
     expect(gateway.state.maxInFlight).toBe(0);
-    expect(ledger.repos.attempts.byKey('key-ref-1')).toBeUndefined();
-    expect(store.counts(batchId)).toMatchObject({ pending: 4, sending: 0 });
+    expect(await ledger.repos.attempts.byKey('key-ref-1')).toBeUndefined();
+    expect(await store.counts(batchId)).toMatchObject({ pending: 4, sending: 0 });
   });
 
   it('after a pause, records the answers in flight and prepares nothing new', async () => {
-    const ledger = testLedger();
+    const ledger = await testLedger();
     opened.push(ledger);
-    const { store, batchId, gateway, runner } = start(ledger, 8, 4);
+    const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
 
     await until('four requests', () => gateway.waiting.length === 4);
-    store.setState(batchId, 'paused');
+    await store.setState(batchId, 'paused');
     gateway.releaseAll();
     await runner.settled();
 
     expect(gateway.state.prepared).toHaveLength(4);
-    expect(store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 4 });
-    expect(store.batch(batchId)?.state).toBe('paused');
+    expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 4 });
+    expect((await store.batch(batchId))?.state).toBe('paused');
   });
 });

@@ -9,7 +9,7 @@ import { MemoryAttemptStore } from '../../../src/main/gateway/memory-attempt-sto
 import { randomIds, realSleep, systemClock } from '../../../src/main/gateway/runtime';
 import { numberText } from '../../../src/shared/json';
 import { describePayinStatus, describeReason } from '../../../src/shared/spec/codes';
-import { TEST_CARD, payinBody, payoutBody } from '../../helpers/gateway-bodies';
+import { TEST_CARD, payinBody, payoutBody } from '../../helpers/fixtures';
 import { startFakeGateway, type FakeGateway } from './fake-gateway';
 
 const TOKEN = 'mt_test_SECRET_token_value';
@@ -51,8 +51,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const keys = () => gw.requests.map((r) => r.headers['idempotency-key']);
-const bodies = () => gw.requests.map((r) => r.body.toString('hex'));
+/** The create calls on the wire (a status read carries no key). */
+const creates = () => gw.requests.filter((r) => /\/create$/.test(r.path));
+const keys = () => creates().map((r) => r.headers['idempotency-key']);
+const bodies = () => creates().map((r) => r.body.toString('hex'));
 
 describe('requests on the wire', () => {
   it('sends merchant-token, JSON content type and a UUID v4 Idempotency-Key on create calls, to the spec paths', async () => {
@@ -74,7 +76,8 @@ describe('requests on the wire', () => {
     expect(keys()[0]).toMatch(UUID_V4);
     expect(keys()[1]).toMatch(UUID_V4);
     expect(keys()[0]).not.toBe(keys()[1]);
-    expect(keys().slice(2)).toEqual([undefined, undefined]);
+    expect(keys()).toHaveLength(2);
+    expect(gw.requests.slice(2).map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
     expect(JSON.parse(gw.requests[2]!.body.toString())).toEqual({ merchant_id: 'mer_1', request_id: 'r1' });
   });
 
@@ -117,7 +120,7 @@ describe('exactly-once create calls', () => {
     expect(new Set(keys()).size).toBe(1);
     expect(new Set(bodies()).size).toBe(1);
     expect(gw.requests[0]!.body.toString()).toContain(TEST_CARD.number);
-    expect(store.get(outcome.key)?.state).toBe('succeeded');
+    expect((await store.get(outcome.key))?.state).toBe('succeeded');
   });
 
   it('500, then success: same key and bytes', async () => {
@@ -151,12 +154,12 @@ describe('exactly-once create calls', () => {
     expect(outcome).toMatchObject({ state: 'rejected', tries: 1, httpStatus: status, body: { reason_code: 'MISSING_PARAMS', details: { email: 'is required' } } });
     await new Promise((r) => setTimeout(r, 200));
     expect(gw.requests).toHaveLength(1);
-    expect(store.get(outcome.key)?.state).toBe('rejected');
+    expect((await store.get(outcome.key))?.state).toBe('rejected');
   });
 
   it('concurrent sends of one attempt reach the server one at a time, and a settled one is not re-sent', async () => {
     const { runner } = setup({ policy: { maxTries: 1 } });
-    const key = runner.prepare('payin_create', payinBody(m, 'blik', 'r1'));
+    const key = await runner.prepare('payin_create', payinBody(m, 'blik', 'r1'));
     const slow500 = { type: 'respond', status: 500, body: {}, delayMs: 100 } as const;
     gw.script(slow500, slow500, { type: 'respond', status: 200, body: created, delayMs: 100 });
     const results = await Promise.all([1, 2, 3, 4].map(() => runner.resume(key)));
@@ -173,8 +176,10 @@ describe('exactly-once create calls', () => {
     gw.fallback = { type: 'hang' };
     const outcome = await runner.start('payout_create', payoutBody(m, 'crypto', 'p1'));
     expect(outcome).toMatchObject({ state: 'unknown', tries: 2 });
-    expect(store.get(outcome.key)).toMatchObject({ state: 'unknown', response: null });
-    expect(await runner.resolveByStatus(outcome.key)).toMatchObject({ state: 'unknown', lookup: 'unsupported' });
+    expect(await store.get(outcome.key)).toMatchObject({ state: 'unknown', response: null });
+    // Looked up by merchantReference: the gateway does not answer, so it stays unknown.
+    expect(await runner.resolveByStatus(outcome.key)).toMatchObject({ state: 'unknown', lookup: 'failed' });
+    expect(gw.requests.at(-1)).toMatchObject({ path: expect.stringMatching(/payouts\/get-status$/) });
 
     gw.fallback = { type: 'respond', status: 200, body: { status: 'success', status_code: 'P100', payout_id: 'po-1' } };
     expect(await runner.resume(outcome.key)).toMatchObject({ state: 'succeeded', tries: 1, body: { payout_id: 'po-1' } });
@@ -188,7 +193,7 @@ describe('exactly-once create calls', () => {
     const outcome = await runner.start('payin_create', payinBody(m, 'blik', 'r1'));
     expect(outcome.state).toBe('unknown');
     expect(await runner.resolveByStatus(outcome.key)).toMatchObject({ state: 'unknown', lookup: 'not_found' });
-    expect(store.get(outcome.key)?.state).toBe('unknown');
+    expect((await store.get(outcome.key))?.state).toBe('unknown');
     expect(await runner.resolveByStatus(outcome.key)).toMatchObject({ state: 'succeeded', source: 'status_read', body: { status_code: 101 } });
     expect(gw.requests.map((r) => r.path)).toEqual(['/api/v2/payment/create', '/api/v2/payment/get-status', '/api/v2/payment/get-status']);
     expect(JSON.parse(gw.requests[1]!.body.toString())).toEqual({ merchant_id: 'mer_1', request_id: 'r1' });
@@ -197,15 +202,15 @@ describe('exactly-once create calls', () => {
   it('after a crash mid-send, the restarted app resumes with the stored key and bytes', async () => {
     const store = new MemoryAttemptStore();
     const before = setup({ store });
-    const key = before.runner.prepare('payin_create', payinBody(m, 'open_banking', 'r1'));
-    store.markSending(key); // the process died here, after the request may have left
+    const key = await before.runner.prepare('payin_create', payinBody(m, 'open_banking', 'r1'));
+    await store.markSending(key); // the process died here, after the request may have left
 
     const after = setup({ store });
-    expect(after.runner.recoverInterrupted()).toEqual([key]);
-    expect(store.get(key)?.state).toBe('unknown');
+    expect(await after.runner.recoverInterrupted()).toEqual([key]);
+    expect((await store.get(key))?.state).toBe('unknown');
     expect(await after.runner.resume(key)).toMatchObject({ state: 'succeeded', tries: 1 });
     expect(keys()).toEqual([key]);
-    expect(gw.requests[0]!.body.toString()).toBe(store.get(key)?.sanitizedBody);
+    expect(gw.requests[0]!.body.toString()).toBe((await store.get(key))?.sanitizedBody);
   });
 
   it('never puts the merchant-token or card data in outcomes, reasons or stored rows', async () => {
@@ -214,7 +219,7 @@ describe('exactly-once create calls', () => {
     const runner = new AttemptRunner({ transport: closed, store, clock: systemClock, sleep: realSleep, ids: randomIds, policy: { maxTries: 2, baseDelayMs: 10, maxDelayMs: 10 } });
     const outcome = await runner.start('payin_create', payinBody(m, 'credit_card', 'r1'));
     expect(outcome).toMatchObject({ state: 'unknown', reason: expect.stringMatching(/connection refused \(ECONNREFUSED\)/) });
-    const everything = JSON.stringify([outcome, store.listByState('unknown')]);
+    const everything = JSON.stringify([outcome, await store.listByState('unknown')]);
     expect(everything).not.toContain(TOKEN);
     expect(everything).not.toContain(TEST_CARD.number);
     expect(everything).not.toContain(`"cardCvv":"${TEST_CARD.cvv}"`);

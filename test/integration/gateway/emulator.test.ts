@@ -12,7 +12,7 @@ import { randomIds, realSleep, systemClock } from '../../../src/main/gateway/run
 import { numberText } from '../../../src/shared/json';
 import { compareAmounts } from '../../../src/shared/money';
 import { PAYIN_METHODS, PAYOUT_METHODS } from '../../../src/shared/spec/methods';
-import { TEST_CARD, payinBody, payoutBody, tokenChargeBody, tokenizationBody, type TestMerchant } from '../../helpers/gateway-bodies';
+import { TEST_CARD, payinBody, payoutBody, tokenChargeBody, tokenizationBody, type TestMerchant } from '../../helpers/fixtures';
 import { startNotificationSink, type NotificationSink } from './notification-sink';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -57,7 +57,7 @@ describe('pay-ins', () => {
     if (outcome.state !== 'succeeded') return;
     const payinId = outcome.body.payin_id as string;
     expect(payinId).toMatch(UUID);
-    expect(store.get(outcome.key)?.state).toBe('succeeded');
+    expect((await store.get(outcome.key))?.state).toBe('succeeded');
 
     const byId = await client.payinStatus({ merchant_id: merchant.merchant_id, payin_id: payinId });
     const byRef = await client.payinStatus({ merchant_id: merchant.merchant_id, request_id: requestId });
@@ -113,14 +113,14 @@ describe('exactly-once against the emulator', () => {
     const crashed = new MemoryAttemptStore();
     const before = newRunner(crashed);
     const requestId = ref('lost');
-    const key = before.prepare('payin_create', payinBody(merchant, 'googlepay', requestId, { notify: sink.url }));
-    crashed.markSending(key);
+    const key = await before.prepare('payin_create', payinBody(merchant, 'googlepay', requestId, { notify: sink.url }));
+    await crashed.markSending(key);
     // The request left and the gateway acted, but the app died before reading the answer.
-    const first = await client.sendCreate('payin_create', crashed.get(key)?.sanitizedBody as string, key);
+    const first = await client.sendCreate('payin_create', (await crashed.get(key))?.sanitizedBody as string, key);
     expect(first.kind).toBe('ok');
 
     const after = newRunner(crashed);
-    after.recoverInterrupted();
+    await after.recoverInterrupted();
     const resumed = await after.resume(key);
     expect(resumed).toMatchObject({ state: 'succeeded', tries: 1 });
     expect(resumed.state === 'succeeded' && resumed.body.payin_id).toBe(first.kind === 'ok' && first.body.payin_id);
@@ -129,10 +129,10 @@ describe('exactly-once against the emulator', () => {
   it('an attempt interrupted before its request left is not found by a status read, then sent with its key', async () => {
     const crashed = new MemoryAttemptStore();
     const requestId = ref('never-left');
-    const key = newRunner(crashed).prepare('payin_create', payinBody(merchant, 'crypto', requestId, { notify: sink.url }));
-    crashed.markSending(key);
+    const key = await newRunner(crashed).prepare('payin_create', payinBody(merchant, 'crypto', requestId, { notify: sink.url }));
+    await crashed.markSending(key);
     const after = newRunner(crashed);
-    after.recoverInterrupted();
+    await after.recoverInterrupted();
     expect(await after.resolveByStatus(key)).toMatchObject({ state: 'unknown', lookup: 'not_found' });
     expect(await after.resume(key)).toMatchObject({ state: 'succeeded', body: { request_id: requestId } });
     expect(await after.resolveByStatus(key)).toMatchObject({ state: 'succeeded', source: 'create', tries: 0 });
@@ -153,7 +153,7 @@ describe('tokenization and token charge', () => {
     const tokenizeRef = ref('tokenize');
     const vaulted = await runner.start('tokenization_create', tokenizationBody(merchant, tokenizeRef, tokenizeJwt, sink.url));
     expect(vaulted).toMatchObject({ state: 'succeeded', body: { status_code: 100, request_id: tokenizeRef } });
-    const stored = store.get(vaulted.key);
+    const stored = await store.get(vaulted.key);
     expect(stored?.sanitizedBody).not.toContain(tokenizeJwt);
     expect(stored?.replayable).toBe(false);
 

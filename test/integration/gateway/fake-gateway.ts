@@ -1,6 +1,8 @@
 // A scripted gateway on 127.0.0.1 for fault tests: each request takes the next action of the
-// script (answer, hang, drop the connection) and is recorded with its exact body bytes.
+// script (answer, hang, drop the connection) and is recorded with its exact body bytes. Over https
+// when given a key and certificate (a live profile must use https).
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export type FakeAction =
@@ -29,7 +31,7 @@ export interface FakeGateway {
   close(): Promise<void>;
 }
 
-export async function startFakeGateway(): Promise<FakeGateway> {
+export async function startFakeGateway(options: { tls?: { key: string; cert: string } } = {}): Promise<FakeGateway> {
   const queue: FakeAction[] = [];
   let inFlight = 0;
   const state: FakeGateway = {
@@ -40,7 +42,7 @@ export async function startFakeGateway(): Promise<FakeGateway> {
     fallback: { type: 'respond', status: 200, body: { status: 'success', status_code: 100 } },
     close: async () => undefined,
   };
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -65,10 +67,11 @@ export async function startFakeGateway(): Promise<FakeGateway> {
       if (action.delayMs) setTimeout(send, action.delayMs);
       else send();
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  state.baseUrl = `http://127.0.0.1:${port}/api/v2`;
+  state.baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/api/v2`;
   state.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,7 +1,7 @@
-// What the pay-ins screen relies on beyond plain lists: oldest-first pages, saved filter views
-// (kept by main, per subject, surviving a restart) and the CSV export of exactly the filtered list.
+// What the pay-ins and payouts screens rely on beyond plain lists: oldest-first pages, saved filter
+// views (kept by main, per subject, surviving a restart) and the CSV export of exactly the filtered list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportPayinsCsv } from '../../../src/main/services/ledger-views/payins-csv';
+import { PAYINS_CSV, PAYOUTS_CSV, TransactionsCsvExport } from '../../../src/main/services/ledger-views/transactions-csv';
 import { startHarness, type Harness } from '../verification/harness';
 
 let h: Harness;
@@ -19,9 +19,9 @@ beforeAll(async () => {
   ];
   for (const [at, ref, method, status] of rows) {
     const repos = h.repos(() => new Date(at));
-    const row = repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '1234.50', currency: 'PLN', email: 'ana@example.com' });
+    const row = await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '1234.50', currency: 'PLN', email: 'ana@example.com' });
     const reasonCode = ref === 'csv-2' ? 'RISK_BLOCKED' : null;
-    ids.push(repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status, reasonCode }).record.id);
+    ids.push((await repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status, reasonCode })).record.id);
   }
 });
 afterAll(async () => {
@@ -91,7 +91,7 @@ describe('payins:export-csv', () => {
     expect(file).toMatchObject({ rows: 2, truncated: false, filename: expect.stringMatching(/^paydesk-payins-.*\.csv$/) });
     const lines = file.csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'created_at,request_id,payin_id,kind,method,amount,currency,email,status_code,status_meaning,status_category,final,reason_code,last_notified_status,last_verified_status,verification,mismatch,profile_id',
+      'created_at,request_id,payin_id,kind,method,amount,currency,email,card_brand,card,card_expiry,status_code,status_meaning,status_category,final,reason_code,last_notified_status,last_verified_status,verification,mismatch,profile_id',
     );
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(['csv-3', `"'=HYPERLINK(""x"")"`]);
     expect(lines[1]).toContain(',1234.50,PLN,');
@@ -100,14 +100,64 @@ describe('payins:export-csv', () => {
 
   it('pages through more rows than one page and stops at the cap, saying so', async () => {
     const repos = h.repos(() => new Date('2025-07-01T00:00:00.000Z'));
-    for (let i = 0; i < 620; i++) repos.payins.recordRequest({ profileId, kind: 'payin', requestId: `bulk-${i}`, method: 'crypto', amount: '0.0000000001', currency: 'BTC', email: 'bulk@example.com' });
-    const all = exportPayinsCsv({ repos, now: () => new Date() }, { methods: ['crypto'] });
+    for (let i = 0; i < 620; i++) await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: `bulk-${i}`, method: 'crypto', amount: '0.0000000001', currency: 'BTC', email: 'bulk@example.com' });
+    const exporter = new TransactionsCsvExport({ repos, now: () => new Date() });
+    const all = await exporter.export(PAYINS_CSV, { methods: ['crypto'] });
     expect(all).toMatchObject({ rows: 620, truncated: false });
     expect(all.csv.trimEnd().split('\r\n')).toHaveLength(621);
     expect(all.csv).toContain(',0.0000000001,BTC,');
-    expect(exportPayinsCsv({ repos, now: () => new Date() }, { methods: ['crypto'] }, 620)).toMatchObject({ rows: 620, truncated: false });
-    const capped = exportPayinsCsv({ repos, now: () => new Date() }, { methods: ['crypto'] }, 501);
+    expect(await exporter.export(PAYINS_CSV, { methods: ['crypto'] }, 620)).toMatchObject({ rows: 620, truncated: false });
+    const capped = await exporter.export(PAYINS_CSV, { methods: ['crypto'] }, 501);
     expect(capped).toMatchObject({ rows: 501, truncated: true });
     expect(capped.csv.trimEnd().split('\r\n')).toHaveLength(502);
+  });
+});
+
+describe('payouts:export-csv', () => {
+  const PAN_LIKE_REFERENCE = '4111111111111111';
+  let payouts: number[];
+
+  beforeAll(async () => {
+    const rows: { at: string; ref: string; method: string; amount: string; currency: string; email: string; status: string; card?: true }[] = [
+      { at: '2025-08-01T09:00:00.000Z', ref: 'po-1', method: 'open_banking', amount: '15.70', currency: 'EUR', email: 'ana@example.com', status: 'P200' },
+      { at: '2025-08-02T09:00:00.000Z', ref: '=cmd|"/c calc"!A1', method: 'crypto', amount: '0.0000000001', currency: 'BTC', email: '+sum(1)@example.com', status: 'P200' },
+      { at: '2025-08-03T09:00:00.000Z', ref: PAN_LIKE_REFERENCE, method: 'credit_card', amount: '1000000.00', currency: 'EUR', email: 'card 4111 1111 1111 1111@example.com', status: 'P200', card: true },
+      { at: '2025-08-04T09:00:00.000Z', ref: 'po-declined', method: 'open_banking', amount: '99.99', currency: 'EUR', email: 'ana@example.com', status: 'C405' },
+      { at: '2025-08-05T09:00:00.000Z', ref: 'po-gbp', method: 'fps', amount: '12.30', currency: 'GBP', email: 'ana@example.com', status: 'P200' },
+    ];
+    payouts = [];
+    for (const r of rows) {
+      const repos = h.repos(() => new Date(r.at));
+      const card = r.card ? { brand: 'visa', bin: '411111', last4: '1111', expMonth: '12', expYear: '2030' } : null;
+      const row = await repos.payouts.recordRequest({ profileId, merchantReference: r.ref, method: r.method, amount: r.amount, currency: r.currency, email: r.email, card });
+      payouts.push((await repos.payouts.applyCreateAnswer(row.id, { payoutId: `payout-${row.id}`, statusCode: r.status })).record.id);
+    }
+  });
+
+  it('exports exactly the filtered payouts in their order, amounts and ids as the ledger holds them, formula-safe', async () => {
+    const file = await h.call('payouts:export-csv', { statusCodes: ['P200'], currencies: ['EUR', 'BTC'], sort: 'oldest' });
+    expect(file).toMatchObject({ rows: 3, truncated: false, filename: expect.stringMatching(/^paydesk-payouts-.*\.csv$/) });
+    const [header, ...lines] = file.csv.trimEnd().split('\r\n');
+    expect(header).toBe(
+      'created_at,merchantReference,payout_id,method,amount,currency,email,card_brand,card,card_expiry,status_code,status_meaning,status_category,final,reason_code,last_notified_status,last_verified_status,verification,mismatch,profile_id',
+    );
+    // The declined one (status filter) and the GBP one (currency filter) are not in the file.
+    expect(lines).toEqual([
+      `2025-08-01T09:00:00.000Z,po-1,payout-${payouts[0]},open_banking,15.70,EUR,ana@example.com,,,,P200,Payout succeeded,success,true,,,,unverified,false,${profileId}`,
+      `2025-08-02T09:00:00.000Z,"'=cmd|""/c calc""!A1",payout-${payouts[1]},crypto,0.0000000001,BTC,'+sum(1)@example.com,,,,P200,Payout succeeded,success,true,,,,unverified,false,${profileId}`,
+      `2025-08-03T09:00:00.000Z,${PAN_LIKE_REFERENCE},payout-${payouts[2]},credit_card,1000000.00,EUR,card 411111******1111@example.com,visa,411111******1111,12/2030,P200,Payout succeeded,success,true,,,,unverified,false,${profileId}`,
+    ]);
+  });
+
+  it('names the field of a bad filter and pages past one page like the pay-ins export', async () => {
+    expect((await h.failure('payouts:export-csv', { createdFrom: 'soon' })).fields).toHaveProperty('createdFrom');
+    expect((await h.failure('payouts:export-csv', { sort: 'random' })).fields).toHaveProperty('sort');
+    const repos = h.repos(() => new Date('2025-09-01T00:00:00.000Z'));
+    for (let i = 0; i < 510; i++) await repos.payouts.recordRequest({ profileId, merchantReference: `bulk-po-${i}`, method: 'fps', amount: '0.01', currency: 'GBP', email: 'bulk@example.com' });
+    const all = await h.call('payouts:export-csv', { currencies: ['GBP'] });
+    expect(all).toMatchObject({ rows: 511, truncated: false });
+    const capped = await new TransactionsCsvExport({ repos, now: () => new Date() }).export(PAYOUTS_CSV, { currencies: ['GBP'] }, 505);
+    expect(capped).toMatchObject({ rows: 505, truncated: true });
+    expect(capped.csv.trimEnd().split('\r\n')).toHaveLength(506);
   });
 });

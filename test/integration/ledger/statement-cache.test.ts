@@ -1,25 +1,28 @@
 // The repositories' shared statement cache: each SQL text compiled once, at most `limit` kept, the
-// least recently used dropped first.
+// least recently used dropped first. SQLite only: the cache holds better-sqlite3's compiled
+// statements (the SQLite engine's); PostgreSQL's driver has no such thing to cache.
+import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger, type Ledger } from '../../../src/main/ledger/connection';
+import { openSqliteFile } from '../../../src/main/ledger/connection';
 import { StatementCache } from '../../../src/main/ledger/support';
+import { testEngine } from '../../helpers/ledger';
 
-let db: Ledger | undefined;
+let db: Database.Database | undefined;
 afterEach(() => db?.close());
 
-function countingLedger(): { ledger: Ledger; prepared: string[] } {
-  const ledger = openLedger({ file: ':memory:' });
+function countingLedger(): { ledger: Database.Database; prepared: string[] } {
+  const ledger = openSqliteFile({ file: ':memory:' });
   const prepared: string[] = [];
   const prepare = ledger.prepare.bind(ledger);
   // Observe compilations; the statements themselves are real.
   ledger.prepare = ((source: string) => {
     prepared.push(source);
     return prepare(source);
-  }) as Ledger['prepare'];
+  }) as Database.Database['prepare'];
   return { ledger, prepared };
 }
 
-describe('StatementCache', () => {
+describe.runIf(testEngine === 'sqlite')('StatementCache', () => {
   it('compiles a SQL text once and returns the same working statement', () => {
     const { ledger, prepared } = countingLedger();
     db = ledger;
@@ -47,7 +50,7 @@ describe('StatementCache', () => {
   });
 
   it('refuses a limit below one', () => {
-    db = openLedger({ file: ':memory:' });
-    expect(() => new StatementCache(db as Ledger, 0)).toThrow(RangeError);
+    db = openSqliteFile({ file: ':memory:' });
+    expect(() => new StatementCache(db as Database.Database, 0)).toThrow(RangeError);
   });
 });

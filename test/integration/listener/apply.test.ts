@@ -22,7 +22,8 @@ async function wired(): Promise<Wired> {
   const box: { applier?: NotificationApplier } = {};
   fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
   const f = fx;
-  const applier = (box.applier = new NotificationApplier({ db: f.ledger.db, now: f.ledger.clock.now, onApplied: (r) => results.push(r) }));
+  const applier = (box.applier = new NotificationApplier({ repos: f.ledger.repos }));
+  applier.subscribe((r) => results.push(r));
   return {
     fx: f,
     applier,
@@ -36,44 +37,46 @@ async function wired(): Promise<Wired> {
   };
 }
 
-function payin(w: Wired, requestId: string, payinId: string | null, amount = '10.50') {
+async function payin(w: Wired, requestId: string, payinId: string | null, amount = '10.50') {
   const { payins } = w.fx.ledger.repos;
-  const row = payins.recordRequest({ profileId: w.fx.ledger.profile.id, kind: 'payin', requestId, method: 'credit_card', amount, currency: 'EUR', email: 'a@b.c' });
-  return payinId ? payins.applyCreateAnswer(row.id, { payinId, statusCode: 100 }).record : row;
+  const row = await payins.recordRequest({ profileId: w.fx.ledger.profile.id, kind: 'payin', requestId, method: 'credit_card', amount, currency: 'EUR', email: 'a@b.c' });
+  return payinId ? (await payins.applyCreateAnswer(row.id, { payinId, statusCode: 100 })).record : row;
 }
 
-const outcomeOf = (w: Wired, id: number) => w.fx.ledger.repos.notifications.byId(id)?.outcome;
+const outcomeOf = async (w: Wired, id: number) => (await w.fx.ledger.repos.notifications.byId(id))?.outcome;
 
 describe('applying stored notifications', () => {
   it('records the notified final status as an unverified claim; only a status read that agrees moves the status', async () => {
     const w = await wired();
-    const row = payin(w, 'req-p-1', 'p-1');
+    const row = await payin(w, 'req-p-1', 'p-1');
     const result = await w.send(payinNotification('p-1', 200));
     expect(result).toMatchObject({ outcome: 'applied', subject: 'payin', rowId: row.id, needsVerification: true });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', final: false, lastNotifiedStatus: '200', claimState: 'unverified', verification: 'unverified' });
-    const read = w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', final: false, lastNotifiedStatus: '200', claimState: 'unverified', verification: 'claimed' });
+    const read = await w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' });
     expect(read).toMatchObject({ outcome: 'advanced', claim: 'verified', record: { statusCode: '200', final: true, claimState: 'verified', verification: 'verified' } });
-    expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => n.id)).toEqual([result.id]);
+    expect((await w.fx.ledger.repos.notifications.forPayin(row.id)).map((n) => n.id)).toEqual([result.id]);
   });
 
   it('recognises a duplicate delivery and changes nothing for it', async () => {
     const w = await wired();
-    const row = payin(w, 'req-p-2', 'p-2');
+    const row = await payin(w, 'req-p-2', 'p-2');
     const first = await w.send(payinNotification('p-2', 302, { reason_code: 'RISK_BLOCKED' }));
     const second = await w.send(payinNotification('p-2', 302, { reason_code: 'RISK_BLOCKED', updated_at: '2026-03-01T11:00:00.000Z' }));
     expect(first.outcome).toBe('applied');
     expect(second).toMatchObject({ outcome: 'duplicate', rowId: row.id, detail: `duplicate of notification ${first.id}` });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '302', claimState: 'unverified', mismatch: false });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '302', claimState: 'unverified', mismatch: false });
   });
 
-  it('ignores a late pending notification after the final one (out-of-order delivery)', async () => {
+  it('ignores a late pending notification after the final one (out-of-order delivery), calling it stale', async () => {
     const w = await wired();
-    const row = payin(w, 'req-p-3', 'p-3');
+    const row = await payin(w, 'req-p-3', 'p-3');
     await w.send(payinNotification('p-3', 200));
     const late = await w.send(payinNotification('p-3', 101));
-    expect(late.outcome).toBe('applied');
+    // Issue 13, point 10: it changed nothing, so it is not "applied".
+    expect(late.outcome).toBe('stale');
+    expect(await w.fx.ledger.repos.notifications.byId(late.id)).toMatchObject({ outcome: 'stale', payinRowId: row.id });
     expect(late).toMatchObject({ needsVerification: false, detail: expect.stringMatching(/200 already holds/) });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
   });
 
   it('keeps a notification for an unknown pay-in as an orphan, and applies it once the pay-in is known', async () => {
@@ -83,11 +86,11 @@ describe('applying stored notifications', () => {
     expect(orphan.outcome).toBe('orphan');
     expect(copy.outcome).toBe('duplicate');
     // The create answer arrives after the notification (it raced it, or the app restarted).
-    const row = payin(w, 'req-p-4', 'p-4');
-    const matched = w.applier.matchOrphans('payin', row.id);
+    const row = await payin(w, 'req-p-4', 'p-4');
+    const matched = await w.applier.matchOrphans('payin', row.id);
     expect(matched).toEqual([expect.objectContaining({ id: orphan.id, outcome: 'applied', rowId: row.id })]);
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
-    expect(w.fx.ledger.repos.notifications.forPayin(row.id).map((n) => [n.id, n.outcome])).toEqual([
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
+    expect((await w.fx.ledger.repos.notifications.forPayin(row.id)).map((n) => [n.id, n.outcome])).toEqual([
       [orphan.id, 'applied'],
       [copy.id, 'duplicate'],
     ]);
@@ -95,48 +98,48 @@ describe('applying stored notifications', () => {
 
   it('matches a notification by request_id when the create answer (and payin_id) was lost', async () => {
     const w = await wired();
-    const row = payin(w, 'req-p-5', null);
+    const row = await payin(w, 'req-p-5', null);
     const result = await w.send(payinNotification('p-5', 200));
     expect(result).toMatchObject({ outcome: 'applied', rowId: row.id });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ payinId: 'p-5', statusCode: null, lastNotifiedStatus: '200' });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ payinId: 'p-5', statusCode: null, lastNotifiedStatus: '200' });
   });
 
   it('flags a mismatch when the notification contradicts the final status or the amount', async () => {
     const w = await wired();
-    const declined = payin(w, 'req-p-6', 'p-6');
-    w.fx.ledger.repos.payins.applyStatus(declined.id, { statusCode: 302, source: 'create' });
+    const declined = await payin(w, 'req-p-6', 'p-6');
+    await w.fx.ledger.repos.payins.applyStatus(declined.id, { statusCode: 302, source: 'create' });
     expect((await w.send(payinNotification('p-6', 200))).outcome).toBe('mismatch');
-    expect(w.fx.ledger.repos.payins.byId(declined.id)).toMatchObject({ statusCode: '302', mismatch: true });
+    expect(await w.fx.ledger.repos.payins.byId(declined.id)).toMatchObject({ statusCode: '302', mismatch: true });
 
-    const wrongAmount = payin(w, 'req-p-7', 'p-7', '99.00');
+    const wrongAmount = await payin(w, 'req-p-7', 'p-7', '99.00');
     const result = await w.send(payinNotification('p-7', 200)); // notifies 10.5
     expect(result.outcome).toBe('mismatch');
-    expect(w.fx.ledger.repos.payins.byId(wrongAmount.id)?.conflict).toMatch(/amount 10\.5 instead of 99\.00/);
+    expect((await w.fx.ledger.repos.payins.byId(wrongAmount.id))?.conflict).toMatch(/amount 10\.5 instead of 99\.00/);
   });
 
   it('keeps an unknown status code as sent and flags it unknown', async () => {
     const w = await wired();
-    const row = payin(w, 'req-p-8', 'p-8');
+    const row = await payin(w, 'req-p-8', 'p-8');
     const claim = await w.send(payinNotification('p-8', 642, { reason_code: 'SHINY_NEW_REASON' }));
-    expect(w.fx.ledger.repos.notifications.byId(claim.id)).toMatchObject({ statusCode: '642', outcome: 'applied' });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '642', claimState: 'unverified' });
+    expect(await w.fx.ledger.repos.notifications.byId(claim.id)).toMatchObject({ statusCode: '642', outcome: 'applied' });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '642', claimState: 'unverified' });
     // The status read confirms it: the unknown code is then held exactly as sent, flagged unknown.
-    w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 642, reasonCode: 'SHINY_NEW_REASON', source: 'status_read' });
-    expect(w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false, claimState: 'verified' });
+    await w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 642, reasonCode: 'SHINY_NEW_REASON', source: 'status_read' });
+    expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false, claimState: 'verified' });
   });
 
   it('applies payout notifications and vaults token metadata from tokenization notifications', async () => {
     const w = await wired();
     const { payouts, payins, tokens } = w.fx.ledger.repos;
-    const payout = payouts.upsertFromCreate(
+    const payout = await payouts.upsertFromCreate(
       { profileId: w.fx.ledger.profile.id, merchantReference: 'po-ref', method: 'crypto', amount: '0.0001', currency: 'USD', email: 'c@d.e' },
       { payoutId: 'po-1', statusCode: 'P100' },
     );
     const paid = await w.send(JSON.stringify({ event: 'v2_payout_notification', status_code: 'P200', payout_id: 'po-1', merchantReference: 'po-ref', amount: 0.00010, currency: 'USD' }));
     expect(paid).toMatchObject({ outcome: 'applied', subject: 'payout', rowId: payout.id });
-    expect(payouts.byId(payout.id)).toMatchObject({ statusCode: 'P100', lastNotifiedStatus: 'P200', claimState: 'unverified' });
+    expect(await payouts.byId(payout.id)).toMatchObject({ statusCode: 'P100', lastNotifiedStatus: 'P200', claimState: 'unverified' });
 
-    const tokenPayin = payins.upsertFromCreate(
+    const tokenPayin = await payins.upsertFromCreate(
       { profileId: w.fx.ledger.profile.id, kind: 'tokenization', requestId: 'req-t', method: 'credit_card', amount: '1.00', currency: 'EUR', email: 'a@b.c' },
       { payinId: 'p-t', statusCode: 100 },
     );
@@ -144,32 +147,33 @@ describe('applying stored notifications', () => {
       JSON.stringify({ event: 'v2_tokenization_notification', status_code: 200, payin_id: 'p-t', request_id: 'req-t', token: 'tok_abc', card: { brand: 'visa', bin: '411111', last4: '1111', exp_month: '12', exp_year: '2030' } }),
     );
     expect(vaulted).toMatchObject({ outcome: 'applied', rowId: tokenPayin.id });
-    expect(tokens.byRef(w.fx.ledger.profile.id, 'tok_abc')).toMatchObject({ id: vaulted.tokenRowId, brand: 'visa', bin: '411111', last4: '1111', payinId: 'p-t' });
-    expect(payins.byId(tokenPayin.id)?.statusCode).toBe('100'); // the pay-in's own result comes with v2_payin_notification
+    expect(await tokens.byRef(w.fx.ledger.profile.id, 'tok_abc')).toMatchObject({ id: vaulted.tokenRowId, brand: 'visa', bin: '411111', last4: '1111', payinId: 'p-t' });
+    expect((await payins.byId(tokenPayin.id))?.statusCode).toBe('100'); // the pay-in's own result comes with v2_payin_notification
   });
 
   it('applies after a restart what was stored but not yet applied', async () => {
     fx = await listenerFixture(); // no apply step wired: notifications stay pending, as after a crash
     const f = fx;
-    f.ledger.repos.payins.upsertFromCreate(
+    await f.ledger.repos.payins.upsertFromCreate(
       { profileId: f.ledger.profile.id, kind: 'payin', requestId: 'req-p-9', method: 'blik', amount: '10.5', currency: 'EUR', email: 'a@b.c' },
       { payinId: 'p-9', statusCode: 100 },
     );
     for (const code of [200, 200]) expect((await post(f.url, payinNotification('p-9', code))).status).toBe(200);
-    expect(f.ledger.repos.notifications.pendingIds()).toHaveLength(2);
-    const applier = new NotificationApplier({ db: f.ledger.db });
-    expect(applier.recoverPending()).toBe(2);
-    expect(f.ledger.repos.notifications.pendingIds()).toEqual([]);
-    expect(f.stored.map((id) => f.ledger.repos.notifications.byId(id)?.outcome)).toEqual(['applied', 'duplicate']);
-    expect(f.ledger.repos.payins.byPayinId('p-9')).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
+    expect(await f.ledger.repos.notifications.pendingIds()).toHaveLength(2);
+    const applier = new NotificationApplier({ repos: f.ledger.repos });
+    expect(await applier.recoverPending()).toBe(2);
+    expect(await f.ledger.repos.notifications.pendingIds()).toEqual([]);
+    expect(await Promise.all(f.stored.map(async (id) => (await f.ledger.repos.notifications.byId(id))?.outcome))).toEqual(['applied', 'duplicate']);
+    expect(await f.ledger.repos.payins.byPayinId('p-9')).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
   });
 
   it('leaves malformed notifications alone', async () => {
     const w = await wired();
     expect((await post(w.fx.url, '{oops')).status).toBe(400);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // A notification stored after it has been applied: the apply step has passed the malformed one.
+    expect((await w.send(payinNotification('p-10', 200))).outcome).toBe('orphan');
     const id = w.fx.stored[0] as number;
-    expect(outcomeOf(w, id)).toBe('malformed');
+    expect(await outcomeOf(w, id)).toBe('malformed');
     expect(w.results.filter((r) => r.id === id)).toEqual([]);
   });
 });

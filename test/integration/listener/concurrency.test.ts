@@ -30,7 +30,7 @@ describe('notification listener under concurrent senders', () => {
     const total = senders * perSender;
     expect(statuses.flat().filter((s) => s !== 200)).toEqual([]);
 
-    const rows = f.reader.prepare('SELECT transaction_ref AS ref, count(*) AS n FROM notifications GROUP BY transaction_ref').all() as { ref: string; n: number }[];
+    const rows = await f.reader.all<{ ref: string; n: number }>('SELECT transaction_ref AS ref, count(*) AS n FROM notifications GROUP BY transaction_ref');
     expect(rows).toHaveLength(total);
     expect(rows.filter((r) => r.n !== 1)).toEqual([]);
     expect(new Set(f.stored).size).toBe(total);

@@ -4,11 +4,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../../../src/main/ledger/connection';
+import { PostgresEngine } from '../../../src/main/ledger/engine/postgres';
 import { ProfilesRepository } from '../../../src/main/ledger/repositories/profiles';
 import { payinNotification, post } from '../../helpers/http';
-import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
-import { tempDir } from '../../helpers/temp-dir';
+import { freshLedger, openReader, type TestLedger } from '../../helpers/ledger';
+import { listenerFixture, waitFor, type ListenerFixture } from '../../helpers/listener';
+import { endSessions, setDatabaseDefault } from './database-settings';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -21,16 +22,13 @@ async function fixture(): Promise<ListenerFixture> {
   return fx;
 }
 
-/** Starts the listener in a child process on a fresh ledger; resolves once it accepts connections. */
-async function childListener(): Promise<{ child: ChildProcess; file: string; secret: string; port: number }> {
-  const { dir, cleanup } = tempDir('paydesk-kill-');
-  cleanups.push(cleanup);
-  const file = path.join(dir, 'ledger.sqlite');
-  const db = openLedger({ file });
-  const secret = new ProfilesRepository(db).create({ name: 'p', environment: 'local', baseUrl: 'http://x/api/v2', merchantId: 'm', merchantSiteId: 's' }).listenerPathSecret;
-  db.close();
+/** Starts the listener in a child process on a fresh ledger (file or database); resolves once it accepts connections. */
+async function childListener(): Promise<{ child: ChildProcess; address: TestLedger['address']; secret: string; port: number }> {
+  const { db, address, remove } = await freshLedger();
+  cleanups.push(remove);
+  const secret = (await new ProfilesRepository(db).create({ name: 'p', environment: 'local', baseUrl: 'http://x/api/v2', merchantId: 'm', merchantSiteId: 's' })).listenerPathSecret;
   const script = path.join(import.meta.dirname, '../../helpers/listener-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, 'url' in address ? address.url : address.file], { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
@@ -42,12 +40,42 @@ async function childListener(): Promise<{ child: ChildProcess; file: string; sec
     });
     child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
   });
-  return { child, file, secret, port };
+  return { child, address, secret, port };
+}
+
+/**
+ * Makes the fixture's ledger refuse the listener's writes until the returned function is called.
+ * SQLite: another connection holds the write lock, and the listener's waits only 50 ms for it.
+ * PostgreSQL: the database is made read-only for new sessions and the ledger's pool is emptied, so
+ * its next session is read-only (no lock to wait on would ever make it fail: it would just wait).
+ */
+async function refuseWrites(fx: ListenerFixture): Promise<() => Promise<void>> {
+  const { db, address } = fx.ledger;
+  if ('file' in address) {
+    await db.get('PRAGMA busy_timeout = 50');
+    const blocker = new Database(address.file);
+    blocker.exec('BEGIN IMMEDIATE');
+    return async () => {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    };
+  }
+  if (!(db instanceof PostgresEngine)) throw new Error('a PostgreSQL address on another engine');
+  const renewSessions = async () => {
+    await endSessions(address.url);
+    await waitFor(() => db.pool.totalCount === 0); // the pool has dropped every ended session
+  };
+  await setDatabaseDefault(address.url, 'default_transaction_read_only', 'on');
+  await renewSessions();
+  return async () => {
+    await setDatabaseDefault(address.url, 'default_transaction_read_only', null);
+    await renewSessions();
+  };
 }
 
 describe('notification listener: stored before acknowledged', () => {
-  it('has every acknowledged notification on disk when the process is killed right after the acks', async () => {
-    const { child, file, secret, port } = await childListener();
+  it('has every acknowledged notification committed when the process is killed right after the acks', async () => {
+    const { child, address, secret, port } = await childListener();
     const url = `http://127.0.0.1:${port}/n/${secret}`;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
     cleanups.push(() => agent.destroy());
@@ -73,28 +101,25 @@ describe('notification listener: stored before acknowledged', () => {
     expect(acked.size).toBeGreaterThanOrEqual(killAfter);
     expect(acked.size).toBeLessThan(total); // the kill really cut the run short
 
-    const db = new Database(file, { readonly: true });
-    const stored = new Set((db.prepare('SELECT transaction_ref FROM notifications').all() as { transaction_ref: string }[]).map((r) => r.transaction_ref));
-    db.close();
+    // A connection of its own, opened after the kill: what is on disk (SQLite) or committed (PostgreSQL).
+    const reader = openReader(address);
+    const stored = new Set((await reader.all<{ transaction_ref: string }>('SELECT transaction_ref FROM notifications')).map((r) => r.transaction_ref));
+    await reader.close();
     const lost = [...acked].filter((ref) => !stored.has(ref));
     expect(lost).toEqual([]);
   });
 
   it('answers 503 (never 2xx) when the ledger cannot take the write, and 200 once it can', async () => {
     const fx = await fixture();
-    fx.ledger.db.pragma('busy_timeout = 50');
-    const blocker = new Database(fx.ledger.file);
-    cleanups.push(() => {
-      blocker.close();
-    });
-    blocker.exec('BEGIN IMMEDIATE'); // another writer holds the lock
+    const allowWrites = await refuseWrites(fx);
     const refused = await post(fx.url, payinNotification('p-busy'));
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(fx.stored).toEqual([]);
-    blocker.exec('ROLLBACK');
+    expect(await fx.rowCount()).toBe(0);
+    await allowWrites();
     expect((await post(fx.url, payinNotification('p-busy'))).status).toBe(200);
-    expect(fx.rowCount()).toBe(1);
+    expect(await fx.rowCount()).toBe(1);
   });
 
   it('answers requests in flight when closed, then refuses connections', async () => {
@@ -123,9 +148,9 @@ describe('notification listener: stored before acknowledged', () => {
     const statuses = await Promise.all(started.map((s) => s.reply));
     await closing;
     expect(statuses).toEqual(bodies.map(() => 200));
-    expect(fx.rowCount()).toBe(bodies.length);
+    expect(await fx.rowCount()).toBe(bodies.length);
     await expect(post(fx.url, payinNotification('late'))).rejects.toThrow(/ECONNREFUSED/);
-    fx.reader.close();
-    fx.ledger.close();
+    await fx.reader.close();
+    await fx.ledger.close();
   });
 });

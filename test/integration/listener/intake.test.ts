@@ -1,10 +1,12 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { notificationLink } from '../../../src/main/listener/links';
+import { openLedger } from '../../../src/main/ledger/connection';
 import { startListener } from '../../../src/main/listener/server';
-import { testLedger } from '../../helpers/ledger';
+import { freshLedger } from '../../helpers/ledger';
 import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
 import { payinNotification, post } from '../../helpers/http';
+import { setDatabaseDefault } from './database-settings';
 
 let fx: ListenerFixture | undefined;
 afterEach(async () => {
@@ -31,18 +33,19 @@ interface StoredRow {
   detail: string | null;
 }
 
-const lastRow = (f: ListenerFixture) => f.reader.prepare('SELECT * FROM notifications ORDER BY id DESC LIMIT 1').get() as StoredRow | undefined;
+const lastRow = (f: ListenerFixture) => f.reader.get<StoredRow>('SELECT * FROM notifications ORDER BY id DESC LIMIT 1');
 
 describe('notification listener: what is stored and how it is answered', () => {
   it('stores a notification with its raw bytes, headers, source and profile before answering 200', async () => {
     fx = await listenerFixture();
     const f = fx;
     const body = payinNotification('p-1', 200);
-    let rowsWhenAnswered = -1;
+    let rowsWhenAnswered: Promise<number> | undefined;
+    // Counted by another connection the moment the answer's head arrives, before anything else runs.
     const reply = await post(f.url, body, { headers: { 'x-trace': 'abc' }, onResponse: () => (rowsWhenAnswered = f.rowCount()) });
     expect(reply.status).toBe(200);
-    expect(rowsWhenAnswered).toBe(1); // committed (visible to another connection) before the answer left
-    const row = lastRow(f);
+    expect(await rowsWhenAnswered).toBe(1); // committed (visible to another connection) before the answer left
+    const row = await lastRow(f);
     expect(row).toMatchObject({
       profile_id: f.ledger.profile.id,
       answer_status: 200,
@@ -65,7 +68,7 @@ describe('notification listener: what is stored and how it is answered', () => {
     fx = await listenerFixture();
     const body = payinNotification('p-dup', 302);
     for (let i = 0; i < 3; i++) expect((await post(fx.url, body)).status).toBe(200);
-    const keys = fx.reader.prepare('SELECT dedupe_key FROM notifications').all();
+    const keys = await fx.reader.all('SELECT dedupe_key FROM notifications');
     expect(keys).toEqual(Array(3).fill({ dedupe_key: 'v2_payin_notification|p-dup|302' }));
   });
 
@@ -76,12 +79,18 @@ describe('notification listener: what is stored and how it is answered', () => {
     ['no event', JSON.stringify({ payin_id: 'p', status_code: 200 }), /unknown event null/],
     ['no transaction ids', JSON.stringify({ event: 'v2_payout_notification', status_code: 'P200' }), /neither payout_id nor merchantReference/],
     ['no status code', JSON.stringify({ event: 'v2_payin_notification', payin_id: 'p' }), /status_code is missing/],
+    // Lists and pushes carry the ids and the reason: neither may be a sender's page of text.
+    ['a reference longer than any transaction has', JSON.stringify({ event: 'v2_payin_notification', request_id: 'r'.repeat(256), status_code: 200 }), /^request_id is longer than 255 characters$/],
+    ['a status code of a page of text', JSON.stringify({ event: 'v2_payout_notification', payout_id: 'po', status_code: 'C'.repeat(33) }), /^status_code is longer than 32 characters$/],
+    // Which value counts is the parser's choice: the emulator refuses such a body, and so does the listener.
+    ['a key repeated with another value', '{"event":"v2_payin_notification","payin_id":"p","event":"v2_payout_notification","status_code":200}', /^body repeats a key with another value \(Duplicate key "event"\)$/],
+    ['a long unknown event (quoted in part)', JSON.stringify({ event: 'e'.repeat(10_000), payin_id: 'p', status_code: 200 }), /^unknown event "e{59}…$/],
   ])('answers 400 to %s and keeps it for inspection as malformed', async (_label, body, reason) => {
     fx = await listenerFixture();
     const reply = await post(fx.url, body);
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body)).toMatchObject({ status: 'rejected' });
-    const row = lastRow(fx);
+    const row = await lastRow(fx);
     expect(row).toMatchObject({ outcome: 'malformed', answer_status: 400 });
     expect(row?.detail).toMatch(reason);
     expect(row?.body.toString('utf8')).toBe(body);
@@ -92,8 +101,9 @@ describe('notification listener: what is stored and how it is answered', () => {
     fx = await listenerFixture();
     const bytes = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
     expect((await post(fx.url, bytes)).status).toBe(400);
-    expect(lastRow(fx)?.body.equals(bytes)).toBe(true);
-    expect(lastRow(fx)?.detail).toBe('body is not valid UTF-8');
+    const row = await lastRow(fx);
+    expect(row?.body.equals(bytes)).toBe(true);
+    expect(row?.detail).toBe('body is not valid UTF-8');
   });
 
   it('answers 415 to a non-JSON content type and keeps it as malformed', async () => {
@@ -101,7 +111,7 @@ describe('notification listener: what is stored and how it is answered', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
       const reply = await post(fx.url, payinNotification('p-1'), { headers: { 'content-type': type } });
       expect(reply.status, type).toBe(415);
-      expect(lastRow(fx)).toMatchObject({ outcome: 'malformed', answer_status: 415 });
+      expect(await lastRow(fx)).toMatchObject({ outcome: 'malformed', answer_status: 415 });
     }
     expect((await post(fx.url, payinNotification('p-1'), { headers: { 'content-type': 'application/json; charset=UTF-8' } })).status).toBe(200);
   });
@@ -111,7 +121,7 @@ describe('notification listener: what is stored and how it is answered', () => {
     const big = payinNotification('p-big', 200, { padding: 'x'.repeat(300 * 1024) });
     const reply = await post(fx.url, big);
     expect(reply.status).toBe(413);
-    const row = lastRow(fx);
+    const row = await lastRow(fx);
     expect(row).toMatchObject({ outcome: 'malformed', answer_status: 413, body_truncated: 1, body_size: Buffer.byteLength(big) });
     expect(row?.body.length).toBe(256 * 1024);
     expect(row?.body.toString('utf8')).toBe(big.slice(0, 256 * 1024));
@@ -127,14 +137,28 @@ describe('notification listener: what is stored and how it is answered', () => {
     const huge = payinNotification('p-huge', 200, { padding: 'x'.repeat(64 * 1024) });
     const reply = await post(fx.url, huge).catch((error: Error) => error);
     if (!(reply instanceof Error)) expect(reply.status).toBe(413); // or the connection is cut first
-    expect(lastRow(fx)).toMatchObject({ outcome: 'malformed', answer_status: 413, body_truncated: 1, body_size: Buffer.byteLength(huge) });
+    expect(await lastRow(fx)).toMatchObject({ outcome: 'malformed', answer_status: 413, body_truncated: 1, body_size: Buffer.byteLength(huge) });
   });
 
-  it('refuses to start on a ledger that does not fsync every commit', async () => {
-    const ledger = testLedger();
-    ledger.db.pragma('synchronous = NORMAL');
-    await expect(startListener({ db: ledger.db })).rejects.toThrow(/synchronous=FULL/);
-    ledger.close();
+  it('refuses to start on a ledger that does not make every commit durable', async () => {
+    const { db, address, remove } = await freshLedger();
+    try {
+      if ('file' in address) {
+        await db.run('PRAGMA synchronous = NORMAL');
+        await expect(startListener({ db })).rejects.toThrow(/SQLite synchronous=FULL/);
+      } else {
+        // A server configured to acknowledge commits before they reach disk, as new sessions see it.
+        await setDatabaseDefault(address.url, 'synchronous_commit', 'off');
+        const lax = await openLedger(address);
+        try {
+          await expect(startListener({ db: lax })).rejects.toThrow(/PostgreSQL synchronous_commit=on/);
+        } finally {
+          await lax.close();
+        }
+      }
+    } finally {
+      await remove();
+    }
   });
 
   it('answers 404 to an unknown path and stores nothing, and 405 to another method on a profile path', async () => {
@@ -144,14 +168,14 @@ describe('notification listener: what is stored and how it is answered', () => {
       expect((await post(`${origin}${path}`, payinNotification('p'))).status, path).toBe(404);
     }
     expect((await post(fx.url, '', { method: 'GET' })).status).toBe(405);
-    expect(fx.rowCount()).toBe(0);
+    expect(await fx.rowCount()).toBe(0);
     expect(fx.stored).toEqual([]);
   });
 
   it('stops answering the old path once the profile path is rotated and the listener told', async () => {
     fx = await listenerFixture();
     expect((await post(fx.url, payinNotification('p'))).status).toBe(200);
-    const rotated = fx.ledger.repos.profiles.rotateListenerPath(fx.ledger.profile.id);
+    const rotated = await fx.ledger.repos.profiles.rotateListenerPath(fx.ledger.profile.id);
     fx.listener.refreshProfiles();
     expect((await post(fx.url, payinNotification('p'))).status).toBe(404);
     expect((await post(fx.listener.url(rotated.listenerPathSecret), payinNotification('p'))).status).toBe(200);
@@ -161,7 +185,7 @@ describe('notification listener: what is stored and how it is answered', () => {
     fx = await listenerFixture({ maxHeaderBytes: 4096 });
     const reply = await post(fx.url, payinNotification('p'), { headers: { 'x-big': 'z'.repeat(8192) } }).catch((e: Error) => e);
     expect(reply instanceof Error ? reply.message : reply.status).toBe(431);
-    expect(fx.rowCount()).toBe(0);
+    expect(await fx.rowCount()).toBe(0);
   });
 
   it('only listens on loopback by default', async () => {
@@ -203,7 +227,7 @@ describe('notification listener: time limits', () => {
     const result = await slowClient(fx.listener.port, trickle, 150, 5000);
     expect(result.data).toMatch(/^HTTP\/1\.1 408/);
     expect(result.closedAfterMs).toBeLessThan(2000);
-    expect(fx.rowCount()).toBe(0);
+    expect(await fx.rowCount()).toBe(0);
   });
 
   it('drops a client that sends its body too slowly (408) and stores nothing', async () => {
@@ -215,7 +239,7 @@ describe('notification listener: time limits', () => {
     const result = await slowClient(fx.listener.port, pieces, 100, 5000);
     expect(result.data).toMatch(/^HTTP\/1\.1 408/);
     expect(result.closedAfterMs).toBeLessThan(2500);
-    expect(fx.rowCount()).toBe(0);
+    expect(await fx.rowCount()).toBe(0);
   });
 
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
@@ -228,7 +252,7 @@ describe('notification listener: time limits', () => {
     // Node adds a fixed one-second grace to keepAliveTimeout before it closes the socket.
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(150);
     expect(result.closedAfterMs).toBeLessThan(3000);
-    expect(fx.rowCount()).toBe(1);
+    expect(await fx.rowCount()).toBe(1);
   });
 });
 
@@ -238,9 +262,9 @@ describe('notification links sent to the gateway', () => {
     const { profiles } = fx.ledger.repos;
     const secret = fx.ledger.profile.listenerPathSecret;
     expect(notificationLink(fx.ledger.profile, fx.listener)).toBe(fx.url);
-    const proxied = profiles.update(fx.ledger.profile.id, { notificationPublicUrl: 'https://hooks.example.com/paydesk' });
+    const proxied = await profiles.update(fx.ledger.profile.id, { notificationPublicUrl: 'https://hooks.example.com/paydesk' });
     expect(notificationLink(proxied, fx.listener)).toBe(`https://hooks.example.com/paydesk/n/${secret}`);
-    const withSlash = profiles.update(fx.ledger.profile.id, { notificationPublicUrl: 'https://hooks.example.com/' });
+    const withSlash = await profiles.update(fx.ledger.profile.id, { notificationPublicUrl: 'https://hooks.example.com/' });
     expect(notificationLink(withSlash, fx.listener)).toBe(`https://hooks.example.com/n/${secret}`);
   });
 });

@@ -55,7 +55,7 @@ describe('settings:get-listener / settings:update-listener', () => {
 
     expect(h.pushesOf('settings:listener-changed')).toEqual([state]);
     expect(h.pushesOf('profiles:profiles-changed').at(-1)?.map((p) => p.notificationUrl)).toContain(newUrl);
-    expect(h.repos().audit.list().find((entry) => entry.action === 'settings.listener')).toMatchObject({ actor: 'user', subject: `127.0.0.1:${port}` });
+    expect((await h.repos().audit.list()).find((entry) => entry.action === 'settings.listener')).toMatchObject({ actor: 'user', subject: `127.0.0.1:${port}` });
 
     await h.restart();
     expect(await h.call('settings:get-listener')).toMatchObject({ port });

@@ -1,4 +1,4 @@
-// A payout's claim on a real ledger: the Submitter with a real AttemptRunner over the SQLite
+// A payout's claim on a real ledger: the Submitter with a real AttemptRunner over the ledger's
 // attempt store and a scripted gateway. A claim whose transaction rolls back keeps nothing in
 // memory (a card payout's bytes hold the full number) and is never sent; a committed claim is sent
 // whatever fails or waits beside it; one that fails before its request leaves ends unknown with no
@@ -13,16 +13,18 @@ import { EventBus } from '../../../src/main/services/event-bus';
 import type { GatewaySessions } from '../../../src/main/services/gateway-sessions';
 import { PaymentsContext, type PaymentsDeps } from '../../../src/main/services/payments/context';
 import { Submitter } from '../../../src/main/services/payments/submitter';
-import { TEST_CARD, payoutBody } from '../../helpers/gateway-bodies';
+import { TEST_CARD, payoutBody } from '../../helpers/fixtures';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
 const opened: TestLedger[] = [];
-afterEach(() => opened.splice(0).forEach((l) => l.close()));
+afterEach(async () => {
+  for (const ledger of opened.splice(0)) await ledger.close();
+});
 
 const m = { merchant_id: 'm-1', merchant_site_id: 's-1' };
 
-function setup() {
-  const ledger = testLedger();
+async function setup() {
+  const ledger = await testLedger();
   opened.push(ledger);
   const { db, repos, profile } = ledger;
   const sent: { key: string; body: string }[] = [];
@@ -33,6 +35,7 @@ function setup() {
       return { kind: 'ok', status: 200, body: answer, raw: JSON.stringify(answer) } as never;
     },
     payinStatus: () => Promise.reject(new Error('no pay-ins here')),
+    payoutStatus: () => Promise.reject(new Error('no status reads here')),
   };
   const store = new LedgerAttemptStore(repos.attempts, profile.id);
   const runner = new AttemptRunner({ transport, store, clock: { now: () => Date.now() }, sleep: async () => undefined, ids: { uuid: randomUUID } });
@@ -42,7 +45,7 @@ function setup() {
     repos,
     events,
     gateways: { for: async () => ({ runner }) } as unknown as GatewaySessions,
-    applier: { matchOrphans: () => undefined },
+    applier: { matchOrphans: async () => [] },
   } as unknown as PaymentsDeps;
   const submitter = new Submitter(new PaymentsContext(deps));
   const audit = (body: PayoutCreateInput) => ({ actor: 'user', action: 'payout.create', profileId: profile.id, subject: body.merchantReference, details: {} });
@@ -51,28 +54,28 @@ function setup() {
 
 describe('a payout claim', () => {
   it('whose transaction rolls back leaves nothing recorded, nothing in memory, and can never be sent', async () => {
-    const { repos, profile, sent, runner, submitter, audit } = setup();
+    const { repos, profile, sent, runner, submitter, audit } = await setup();
     const body = payoutBody(m, 'credit_card', 'ref-rolled-back');
     let claimedKey = '';
-    expect(() =>
+    await expect(
       submitter.preparePayout(profile, runner, body, audit(body), {
         afterPrepare: (key) => {
           claimedKey = key;
           throw new Error('batch item 7 is no longer pending');
         },
       }),
-    ).toThrow(/no longer pending/);
+    ).rejects.toThrow(/no longer pending/);
 
     expect(claimedKey).not.toBe('');
-    expect(repos.attempts.byKey(claimedKey)).toBeUndefined();
-    expect(repos.payouts.byMerchantReference(profile.id, 'ref-rolled-back')).toBeUndefined();
+    expect(await repos.attempts.byKey(claimedKey)).toBeUndefined();
+    expect(await repos.payouts.byMerchantReference(profile.id, 'ref-rolled-back')).toBeUndefined();
     expect(runner.holds(claimedKey)).toBe(false);
     await expect(runner.sendClaimed(claimedKey)).rejects.toThrow(/not claimed/);
     expect(sent).toEqual([]);
   });
 
   it('is sent even when the push that goes out beside it fails', async () => {
-    const { repos, profile, sent, runner, events, submitter, audit } = setup();
+    const { repos, profile, sent, runner, events, submitter, audit } = await setup();
     const body = payoutBody(m, 'credit_card', 'ref-push-fails');
     vi.spyOn(events, 'publish').mockImplementationOnce(() => {
       throw new Error('renderer gone');
@@ -82,44 +85,40 @@ describe('a payout claim', () => {
 
     expect(result).toMatchObject({ outcome: 'succeeded', tries: 1, attempt: { state: 'succeeded' }, payout: { statusCode: 'P100' } });
     expect(sent).toHaveLength(1);
-    const attempt = repos.attempts.byKey(sent[0]?.key ?? '');
+    const attempt = await repos.attempts.byKey(sent[0]?.key ?? '');
     expect(attempt).toMatchObject({ state: 'succeeded', tryCount: 1 });
     // Final: the gateway replays its answer for this key, so the card bytes are not kept.
     expect(runner.holds(attempt?.idempotencyKey ?? '')).toBe(false);
   });
 
   it('that fails before its request leaves ends unknown with no try counted, and is settled under its key at once', async () => {
-    const { repos, profile, sent, store, runner, submitter, audit } = setup();
+    const { repos, profile, sent, store, runner, submitter, audit } = await setup();
     const body = payoutBody(m, 'fps', 'ref-not-sent');
-    const prepared = submitter.preparePayout(profile, runner, body, audit(body));
-    expect(repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'sending', tryCount: 1 });
-    vi.spyOn(store, 'get').mockImplementationOnce(() => {
-      throw new Error('disk I/O error');
-    });
+    const prepared = await submitter.preparePayout(profile, runner, body, audit(body));
+    expect(await repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'sending', tryCount: 1 });
+    vi.spyOn(store, 'get').mockRejectedValueOnce(new Error('disk I/O error'));
 
     await expect(submitter.sendPayout(prepared)).rejects.toThrow('disk I/O error');
 
     expect(sent).toEqual([]);
-    expect(repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'unknown', tryCount: 0, lastSentAt: null, error: 'not sent: disk I/O error' });
+    expect(await repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'unknown', tryCount: 0, lastSentAt: null, error: 'not sent: disk I/O error' });
     expect(runner.holds(prepared.key)).toBe(false);
     // Not "busy" until a restart: a resume sends it now, under its own key, and counts that one try.
     expect(await runner.resume(prepared.key)).toMatchObject({ state: 'succeeded', tries: 1 });
     expect(sent.map((s) => s.key)).toEqual([prepared.key]);
-    expect(repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'succeeded', tryCount: 1, lastSentAt: expect.any(String) });
+    expect(await repos.attempts.byKey(prepared.key)).toMatchObject({ state: 'succeeded', tryCount: 1, lastSentAt: expect.any(String) });
   });
 
   it('of a card payout that fails before leaving keeps the card number nowhere: the resume asks for it again', async () => {
-    const { repos, profile, sent, store, runner, submitter, audit } = setup();
+    const { repos, profile, sent, store, runner, submitter, audit } = await setup();
     const body = payoutBody(m, 'credit_card', 'ref-card-not-sent');
-    const prepared = submitter.preparePayout(profile, runner, body, audit(body));
-    vi.spyOn(store, 'get').mockImplementationOnce(() => {
-      throw new Error('disk I/O error');
-    });
+    const prepared = await submitter.preparePayout(profile, runner, body, audit(body));
+    vi.spyOn(store, 'get').mockRejectedValueOnce(new Error('disk I/O error'));
 
     await expect(submitter.sendPayout(prepared)).rejects.toThrow('disk I/O error');
 
     expect(runner.holds(prepared.key)).toBe(false);
-    expect(JSON.stringify(repos.attempts.byKey(prepared.key))).not.toContain(TEST_CARD.number);
+    expect(JSON.stringify(await repos.attempts.byKey(prepared.key))).not.toContain(TEST_CARD.number);
     expect(await runner.resume(prepared.key)).toMatchObject({ state: 'needs_body', why: 'missing' });
     expect(await runner.resume(prepared.key, { body })).toMatchObject({ state: 'succeeded', tries: 1 });
     expect(sent.map((s) => s.key)).toEqual([prepared.key]);

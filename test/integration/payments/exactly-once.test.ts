@@ -150,7 +150,7 @@ describe('an unknown outcome', () => {
     const card = await create('credit_card', cardId);
     expect([plain.outcome, card.outcome]).toEqual(['unknown', 'unknown']);
     // As if the app died while the request was on the wire.
-    h.core.ledger.prepare("UPDATE attempts SET state = 'sending' WHERE idempotency_key = ?").run(plain.attempt.idempotencyKey);
+    await h.core.ledger.run("UPDATE attempts SET state = 'sending' WHERE idempotency_key = ?", [plain.attempt.idempotencyKey]);
     await h.restart();
 
     const [recovered] = await h.call('attempts:list', { subject: 'payin', id: plain.payin?.id ?? 0 });

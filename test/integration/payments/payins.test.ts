@@ -2,8 +2,8 @@
 // status by notification, a decline, validation before anything is sent, status reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayinView, PushChannel } from '../../../src/shared/contract';
-import { PAYIN_METHODS } from '../../../src/shared/spec/methods';
-import { emulatorPayins, payinForm, startHarness, waitFor, type Harness } from './harness';
+import { PAYIN_METHODS, type PayinMethod } from '../../../src/shared/spec/methods';
+import { CARD_YEAR, emulatorPayins, payinForm, startHarness, waitFor, type Harness } from './harness';
 
 let h: Harness;
 let seq = 0;
@@ -29,7 +29,7 @@ describe('creating pay-ins', () => {
       expect(result, PAYIN_METHODS[i]).toMatchObject({
         outcome: 'succeeded',
         tries: 1,
-        payin: { requestId: requestIds[i], method: PAYIN_METHODS[i], kind: 'payin', currency: 'EUR' },
+        payin: { requestId: requestIds[i], method: PAYIN_METHODS[i], kind: 'payin', currency: payinForm(PAYIN_METHODS[i] as PayinMethod).currency },
         attempt: { state: 'succeeded', reference: requestIds[i], kind: 'payin' },
         gatewayError: null,
       });
@@ -40,6 +40,9 @@ describe('creating pay-ins', () => {
     // Exact decimals end to end: the crypto amount keeps all ten digits, fiat shows two.
     expect(results[PAYIN_METHODS.indexOf('crypto')]?.payin?.amount).toBe('0.1234567891');
     expect(results[PAYIN_METHODS.indexOf('blik')]?.payin?.amount).toBe('10.50');
+    // The card that pays is on the row, masked (issue 13, point 5); other methods have none.
+    expect(results[PAYIN_METHODS.indexOf('credit_card')]?.payin?.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', expMonth: '12', expYear: CARD_YEAR });
+    expect(results[PAYIN_METHODS.indexOf('blik')]?.payin?.card).toBeNull();
 
     // The v2_payin_notification reaches the real listener; it is a claim (no signature, spec 5.6)...
     await waitFor(() => Promise.all(requestIds.map(payin)), (rows) => rows.every((row) => row.lastNotifiedStatus === '200'), 'every pay-in to be notified as 200');

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
-import { admin, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
+import { admin, CARD_YEAR, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
 
 let h: Harness;
 let seq = 0;
@@ -37,6 +37,9 @@ describe('creating payouts', () => {
       expect(result.payout?.payoutId).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(results[PAYOUT_METHODS.indexOf('crypto')]?.payout?.amount).toBe('0.0000000001');
+    // The card paid out to is on the row, masked (issue 13, point 5).
+    expect(results[PAYOUT_METHODS.indexOf('credit_card')]?.payout?.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', expMonth: '12', expYear: CARD_YEAR });
+    expect(results[PAYOUT_METHODS.indexOf('fps')]?.payout?.card).toBeNull();
     // What was sent: card number masked in the stored request.
     const cardRequest = results[0]?.attempt.request ?? '';
     expect(cardRequest).toContain('411111******1111');
@@ -56,11 +59,11 @@ describe('creating payouts', () => {
     expect(await payout(references[4] as string)).toMatchObject({ statusCode: 'C405', reasonCode: 'INSUFFICIENT_FUNDS', statusCategory: expect.any(String) });
 
     // One audit entry per payout, written with the intent, naming the destination masked.
-    const entries = audit().filter((e) => e.action === 'payout.create' && references.includes(e.subject ?? ''));
+    const entries = (await audit()).filter((e) => e.action === 'payout.create' && references.includes(e.subject ?? ''));
     expect(entries).toHaveLength(cases.length);
     const cardEntry = entries.find((e) => e.subject === references[0]);
     expect(JSON.parse(cardEntry?.details ?? '{}')).toMatchObject({ method: 'credit_card', amount: '99.90', currency: 'EUR', destination: 'card 411111******1111', idempotencyKey: results[0]?.attempt.idempotencyKey });
-    expect(JSON.stringify(audit())).not.toContain(TEST_PAN);
+    expect(JSON.stringify(await audit())).not.toContain(TEST_PAN);
   });
 
   it('retries a payout after an HTTP 500 with the same key: one payout, one audit entry', async () => {
@@ -71,7 +74,7 @@ describe('creating payouts', () => {
     const fetched = await admin<{ payout_id: string }>(h.core, `/payouts/${result.payout?.payoutId}`);
     expect(fetched.status).toBe(200);
     expect((await h.call('payouts:get', { merchantReference: reference })).attempts).toHaveLength(1);
-    expect(audit().filter((e) => e.subject === reference)).toHaveLength(1);
+    expect((await audit()).filter((e) => e.subject === reference)).toHaveLength(1);
   });
 
   it('validates before sending, naming nested fields, and records nothing', async () => {
@@ -89,18 +92,18 @@ describe('creating payouts', () => {
     expect(Object.keys(refused.fields ?? {}).sort()).toEqual(['amount', 'customer.email', 'customer.lastName', 'paymentDetails.accountHolder', 'paymentDetails.iban', 'paymentDetails.walletAddress']);
     expect((await h.failure('payouts:create', { ...payoutForm('crypto'), method: 'cash' })).fields).toHaveProperty('method');
     expect((await h.failure('payouts:get', { merchantReference: reference })).code).toBe('not_found');
-    expect(audit().filter((e) => e.subject === reference)).toEqual([]);
+    expect((await audit()).filter((e) => e.subject === reference)).toEqual([]);
   });
 });
 
 describe('a sandbox profile', () => {
   it('refuses payouts and payout status reads with a clear error, recording nothing', async () => {
     const sandbox = await h.call('profiles:create', { name: 'Demo', environment: 'sandbox', baseUrl: 'https://sandbox.example.com/api/', merchantId: 'm-1', merchantSiteId: 's-1' });
-    const before = audit().length;
+    const before = (await audit()).length;
     const refused = await h.failure('payouts:create', payoutForm('fps', { profileId: sandbox.id, reference: ref('sandbox') }));
     expect(refused.code).toBe('unavailable');
     expect(refused.message).toMatch(/sandbox/);
     expect((await h.failure('payouts:read-status', { profileId: sandbox.id, payoutId: '00000000-0000-4000-8000-000000000000' })).code).toBe('unavailable');
-    expect(audit().length).toBe(before);
+    expect((await audit()).length).toBe(before);
   });
 });

@@ -5,8 +5,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenView } from '../../../src/shared/contract';
-import { ledgerFile } from '../../../src/main/platform/paths';
-import { admin, card, emulatorPayins, filesContaining, localProfileId, sqliteCellsContaining, startHarness, TEST_PAN, tokenFormBase, waitFor, type Harness } from './harness';
+import { admin, card, cellsContaining, emulatorPayins, filesContaining, localProfileId, sqliteFileCellsContaining, startHarness, TEST_PAN, tokenFormBase, waitFor, type Harness } from './harness';
 
 /** A CVV that appears nowhere else in these tests. */
 const CVV = '4729';
@@ -76,6 +75,21 @@ describe('tokenization → vaulted token → charge', () => {
     expect((await h.call('payins:read-status', { requestId })).payin).toMatchObject({ statusCode: '200', verification: 'verified' });
   });
 
+  it('records on the charge which card paid (the vaulted one), and shows it in search and the CSV export (issue 13, point 5)', async () => {
+    const requestId = ref('which-card');
+    const charged = await h.call('tokens:charge', chargeForm(token.id, requestId));
+    const expected = { brand: 'visa', maskedPan: '411111******1111', expMonth: card.cardExpireMonth, expYear: card.cardExpireYear };
+    expect(charged.payin?.card).toEqual(expected);
+    expect((await h.call('payins:get', { requestId })).payin.card).toEqual(expected);
+    expect((await h.call('search:lookup', { query: requestId })).matches).toMatchObject([{ reference: requestId, card: expected }]);
+    const csv = await h.call('payins:export-csv', { search: requestId });
+    const [header, row] = csv.csv.trimEnd().split('\r\n') as [string, string];
+    const cells = Object.fromEntries(header.split(',').map((name, i) => [name, row.split(',')[i]]));
+    expect(cells).toMatchObject({ card_brand: 'visa', card: '411111******1111', card_expiry: `${card.cardExpireMonth}/${card.cardExpireYear}` });
+    // The tokenization pay-in itself carries the card it vaulted.
+    expect((await h.call('payins:get', { requestId: token.requestId ?? '' })).payin.card).toEqual(expected);
+  });
+
   it('asks for the CVV on every charge and refuses unknown tokens, naming the fields', async () => {
     const noCvv = await h.failure('tokens:charge', chargeForm(token.id, ref('no-cvv'), null));
     expect(noCvv.fields).toHaveProperty('cardCvv');
@@ -99,13 +113,16 @@ describe('tokenization → vaulted token → charge', () => {
     expect(responses).not.toContain(`"${CVV}"`);
     expect(responses).not.toContain('eyJhbGciOiJFZERTQSIsImtpZCI');
 
-    // Column by column while open (a CVV stored bare in a column of its own has no quotes)...
-    const ledger = ledgerFile(h.dataDir);
+    // Column by column while open (a CVV stored bare in a column of its own has no quotes), in the
+    // ledger on its engine and in the emulator's file...
     const emulator = path.join(h.dataDir, 'emulator.sqlite');
-    for (const file of [ledger, emulator]) {
-      for (const needle of [TEST_PAN, CVV, 'eyJhbGciOiJFZERTQSIsImtpZCI', 'eyJqdGkiOiI']) expect(sqliteCellsContaining(file, needle), `${file}: ${needle}`).toEqual([]);
+    // The search finds what is there, text and bytes alike (the token's reference, in its row and in the notification's body).
+    expect(await cellsContaining(h.core.ledger, token.tokenRef)).toEqual(expect.arrayContaining(['card_tokens.token_ref', 'notifications.body']));
+    for (const needle of [TEST_PAN, CVV, 'eyJhbGciOiJFZERTQSIsImtpZCI', 'eyJqdGkiOiI']) {
+      expect(await cellsContaining(h.core.ledger, needle), `ledger: ${needle}`).toEqual([]);
+      expect(await sqliteFileCellsContaining(emulator, needle), `${emulator}: ${needle}`).toEqual([]);
     }
-    // ...and every byte of every file (database, WAL, anything else) after closing.
+    // ...and every byte of every file of the data directory (SQLite ledger, WAL, anything else) after closing.
     await h.core.close();
     expect(filesContaining(h.dataDir, [TEST_PAN, `"${CVV}"`, `cardCvv":"${CVV}`, 'eyJhbGciOiJFZERTQSIsImtpZCI', 'eyJqdGkiOiI'])).toEqual([]);
     await h.restart(); // afterAll closes it again

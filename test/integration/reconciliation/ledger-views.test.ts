@@ -11,22 +11,22 @@ beforeAll(async () => {
   h = await startHarness();
   profileId = await h.profileId();
   const day = (iso: string) => h.repos(() => new Date(iso));
-  const payin = (iso: string, ref: string, method: string, currency: string, status: number | null, email = 'ana@example.com') => {
+  const payin = async (iso: string, ref: string, method: string, currency: string, status: number | null, email = 'ana@example.com') => {
     const repos = day(iso);
-    const row = repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '5.00', currency, email });
-    return status === null ? row : repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status }).record;
+    const row = await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '5.00', currency, email });
+    return status === null ? row : (await repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status })).record;
   };
-  ids.a = payin('2025-05-01T10:00:00.000Z', 'order-1001', 'blik', 'PLN', 100).id;
-  ids.b = payin('2025-05-02T10:00:00.000Z', 'order-1002', 'credit_card', 'EUR', 302, 'Bob@Example.com').id;
-  ids.c = payin('2025-05-03T10:00:00.000Z', 'order-2001', 'blik', 'PLN', 777).id;
-  ids.d = payin('2025-05-04T10:00:00.000Z', 'invoice-9', 'crypto', 'USD', null).id;
-  day('2025-05-02T10:00:00.000Z').payins.noteConflict(ids.b as number, 'test conflict', 'status');
-  const payout = (iso: string, ref: string, method: string, currency: string, statusCode: string) =>
-    day(iso).payouts.upsertFromCreate({ profileId, merchantReference: ref, method, amount: '9.99', currency, email: 'pay@example.com' }, { payoutId: `pout-${ref.slice(3)}`, statusCode }).id;
-  ids.p = payout('2025-05-05T10:00:00.000Z', 'po-77', 'fps', 'GBP', 'P100');
+  ids.a = (await payin('2025-05-01T10:00:00.000Z', 'order-1001', 'blik', 'PLN', 100)).id;
+  ids.b = (await payin('2025-05-02T10:00:00.000Z', 'order-1002', 'credit_card', 'EUR', 302, 'Bob@Example.com')).id;
+  ids.c = (await payin('2025-05-03T10:00:00.000Z', 'order-2001', 'blik', 'PLN', 777)).id;
+  ids.d = (await payin('2025-05-04T10:00:00.000Z', 'invoice-9', 'crypto', 'USD', null)).id;
+  await day('2025-05-02T10:00:00.000Z').payins.noteConflict(ids.b as number, 'test conflict', 'status');
+  const payout = async (iso: string, ref: string, method: string, currency: string, statusCode: string) =>
+    (await day(iso).payouts.upsertFromCreate({ profileId, merchantReference: ref, method, amount: '9.99', currency, email: 'pay@example.com' }, { payoutId: `pout-${ref.slice(3)}`, statusCode })).id;
+  ids.p = await payout('2025-05-05T10:00:00.000Z', 'po-77', 'fps', 'GBP', 'P100');
   // Two more, so that each payout count below tells rows apart.
-  payout('2025-05-06T10:00:00.000Z', 'po-88', 'open_banking', 'EUR', 'P200');
-  payout('2025-05-07T10:00:00.000Z', 'po-89', 'fps', 'GBP', 'C501');
+  await payout('2025-05-06T10:00:00.000Z', 'po-88', 'open_banking', 'EUR', 'P200');
+  await payout('2025-05-07T10:00:00.000Z', 'po-89', 'fps', 'GBP', 'C501');
 });
 afterAll(async () => {
   await h?.close();

@@ -1,15 +1,16 @@
-// A real Paydesk core for the verification and reconciliation tests: real ledger file, real
+// A real Paydesk core for the verification and reconciliation tests: real ledger (this run's engine), real
 // embedded emulator (fast scenario timings), real notification listener, real OS keychain, and
 // short verification timings. Pushes are recorded; every contract answer is checked against its
 // output schema.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import keytar from 'keytar';
-import { invokeContract, type ContractErrorBody, type InvokeChannel, type InvokeInput, type InvokeOutput, type PushChannel, type PushPayload } from '../../../src/shared/contract';
+import type { ContractErrorBody, InvokeChannel, InvokeInput, InvokeOutput, PushChannel, PushPayload } from '../../../src/shared/contract';
 import { createCore, type Core, type CoreOptions } from '../../../src/main/core';
 import { createRepositories, type Repositories } from '../../../src/main/ledger/repositories/index';
 import { KeytarSecretStore } from '../../../src/main/platform/keychain';
-import { silentLogger } from '../../helpers/app-core';
+import { contractCall, contractRefusal, emulatorAdmin, SHORT_RETRIES, testCoreOptions } from '../../helpers/app-core';
+import { payinForm as fixturePayinForm, payoutForm as fixturePayoutForm } from '../../helpers/fixtures';
 import { post, type Reply } from '../../helpers/http';
 import { tempDir } from '../../helpers/temp-dir';
 export { waitFor } from '../../helpers/poll';
@@ -46,19 +47,13 @@ export async function startHarness(overrides: Partial<CoreOptions> = {}): Promis
   const temp = tempDir('paydesk-verification-');
   const dataDir = path.join(temp.dir, 'data');
   const service = `PaydeskTest-${randomUUID()}`;
-  const open = (more: Partial<CoreOptions> = {}) =>
-    createCore({
-      mode: 'web',
-      version: 'test',
-      dataDir,
-      secrets: new KeytarSecretStore(service),
-      log: silentLogger,
-      emulator: { scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 100 }, delivery: { firstAttemptDelayMs: 10, firstRetryDelayMs: 100 } },
-      gateway: { timeoutMs: 5_000, runner: { policy: { maxTries: 3, maxTotalMs: 5_000, baseDelayMs: 50, factor: 2, maxDelayMs: 200 } } },
-      verification: FAST_VERIFICATION,
-      ...overrides,
-      ...more,
-    });
+  const coreOptions = await testCoreOptions(dataDir, {
+    secrets: new KeytarSecretStore(service),
+    gateway: { timeoutMs: 5_000, runner: { policy: SHORT_RETRIES } },
+    verification: FAST_VERIFICATION,
+    ...overrides,
+  });
+  const open = (more: Partial<CoreOptions> = {}) => createCore({ ...coreOptions, ...more });
   const pushes: Push[] = [];
   let unsubscribe = () => {};
   const watch = (core: Core) => {
@@ -68,18 +63,8 @@ export async function startHarness(overrides: Partial<CoreOptions> = {}): Promis
     core: await open(),
     service,
     pushes,
-    async call(channel, input) {
-      const envelope = await harness.core.dispatch(channel, input);
-      if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
-      const checked = invokeContract[channel].output.safeParse(envelope.value);
-      if (!checked.success) throw new Error(`${channel} answered outside its output schema: ${JSON.stringify(checked.error.issues.slice(0, 3))}`);
-      return envelope.value as InvokeOutput<typeof channel>;
-    },
-    async failure(channel, input) {
-      const envelope = await harness.core.dispatch(channel, input);
-      if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
-      return envelope.error;
-    },
+    call: (channel, input) => contractCall(harness.core, channel, input),
+    failure: (channel, input) => contractRefusal(harness.core, channel, input),
     repos: (now) => createRepositories(harness.core.ledger, now),
     async profileId() {
       const local = (await harness.call('profiles:list')).find((p) => p.environment === 'local');
@@ -94,14 +79,7 @@ export async function startHarness(overrides: Partial<CoreOptions> = {}): Promis
     async notify(body, headers = {}) {
       return post(await harness.notificationUrl(), typeof body === 'string' ? body : JSON.stringify(body), { headers });
     },
-    async admin(pathname, body, method = body === undefined ? 'GET' : 'POST') {
-      const response = await fetch(`${harness.core.local.adminUrl}${pathname}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: (await response.json()) as never };
-    },
+    admin: (pathname, body, method) => emulatorAdmin(harness.core, pathname, body, method) as never,
     pushesOf(channel) {
       return pushes.filter((p) => p.channel === channel).map((p) => p.payload) as never;
     },
@@ -123,58 +101,15 @@ export async function startHarness(overrides: Partial<CoreOptions> = {}): Promis
 }
 
 
-const customer = {
-  currency: 'EUR',
-  country: 'DEU',
-  device_ip: '203.0.113.7',
-  first_name: 'Ana',
-  last_name: 'Lima',
-  success_url: 'https://shop.example/success',
-  pending_url: 'https://shop.example/pending',
-  fail_url: 'https://shop.example/fail',
-  back_url: 'https://shop.example/back',
-};
-
-/** An open_banking pay-in form (only the unconditional fields); crypto when the amount has more than 2 decimals. */
+/** A pay-in form (test/helpers/fixtures.ts): open banking unless `method` says otherwise; `currency` and `card` replace the sample's. */
 export function payinForm(opts: { email?: string; amount?: string; requestId?: string; method?: 'open_banking' | 'crypto' | 'credit_card'; currency?: string; card?: { cardNum: string; cardCvv: string } } = {}) {
-  const method = opts.method ?? 'open_banking';
-  const card =
-    method === 'credit_card'
-      ? {
-          mobile: '+4915112345678',
-          address: 'Hauptstr. 1',
-          city: 'Berlin',
-          zipCode: '10115',
-          state: 'BE',
-          birthDate: '1990-04-01',
-          cardNum: opts.card?.cardNum ?? '4111111111111111',
-          cardHolder: 'Ana Lima',
-          cardExpireMonth: '12',
-          cardExpireYear: String(new Date().getUTCFullYear() + 3),
-          cardCvv: opts.card?.cardCvv ?? '123',
-        }
-      : {};
-  return {
-    ...customer,
-    ...card,
-    currency: opts.currency ?? 'EUR',
-    email: opts.email ?? 'ana@example.com',
-    payment_method: method,
-    amount: opts.amount ?? '10.50',
-    ...(opts.requestId ? { request_id: opts.requestId } : {}),
-  };
+  const { method = 'open_banking', currency, card, ...vary } = opts;
+  return { ...fixturePayinForm(method, vary), ...(currency ? { currency } : {}), ...card };
 }
 
+/** An fps payout form (test/helpers/fixtures.ts). */
 export function payoutForm(opts: { email?: string; amount?: string; reference?: string } = {}) {
-  return {
-    method: 'fps',
-    amount: opts.amount ?? '25.00',
-    currency: 'GBP',
-    country: 'GBR',
-    customer: { firstName: 'Ana', lastName: 'Lima', email: opts.email ?? 'ana@example.com' },
-    paymentDetails: { sortCode: '401276', accountNumber: '12345678', accountHolder: 'Ana Lima' },
-    ...(opts.reference ? { merchantReference: opts.reference } : {}),
-  };
+  return fixturePayoutForm('fps', { amount: '25.00', ...opts });
 }
 
 /** A v2_payin_notification body like the emulator's, for forging one. */

@@ -19,9 +19,10 @@ describe('notification pushes for the webhook inspector', () => {
     const reply = await h.notify('{"event":"v2_payin_notification"');
     expect(reply.status).toBe(400);
     const [pushed] = await waitFor(malformedPushes, (list) => list.length === 1, 'the malformed push');
-    expect(pushed).toMatchObject({ outcome: 'malformed', answerStatus: 400, body: '{"event":"v2_payin_notification"', detail: expect.stringMatching(/not JSON/) });
+    expect(pushed).toMatchObject({ outcome: 'malformed', answerStatus: 400, bodySize: 32, detail: expect.stringMatching(/not JSON/) });
     const listed = await h.call('notifications:list', { outcomes: ['malformed'] });
     expect(listed.items.map((n) => n.id)).toEqual([pushed?.id]);
+    expect((await h.call('notifications:get', { id: pushed?.id as number })).body).toBe('{"event":"v2_payin_notification"');
   });
 
   it('announces the stored copy when a malformed notification is replayed', async () => {
@@ -42,7 +43,10 @@ describe('the webhook inspector by profile', () => {
     const posted = await fetch(sandbox.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json, sandbox' });
     expect(posted.status).toBe(400);
     await waitFor(malformedPushes, (list) => list.length === 2, 'both notifications');
-    const bodies = async (profileId?: string) => (await h.call('notifications:list', profileId ? { profileId } : {})).items.map((n) => [n.profileId, n.body]);
+    const bodies = async (profileId?: string) => {
+      const { items } = await h.call('notifications:list', profileId ? { profileId } : {});
+      return Promise.all(items.map(async (n) => [n.profileId, (await h.call('notifications:get', { id: n.id })).body]));
+    };
     expect(await bodies(sandbox.id)).toEqual([[sandbox.id, 'not json, sandbox']]);
     expect(await bodies(local)).toEqual([[local, 'not json, local']]);
     expect(await bodies()).toHaveLength(2);

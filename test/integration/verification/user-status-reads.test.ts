@@ -35,8 +35,8 @@ describe("a person's status read", () => {
     const created = await harness.call('payouts:create', payoutForm({ reference: unique('amount-out') }));
     const payout = created.payout as NonNullable<typeof created.payout>;
     // The ledger's amounts no longer match what the gateway holds.
-    harness.core.ledger.prepare("UPDATE payins SET amount = '99.00' WHERE id = ?").run(payin.id);
-    harness.core.ledger.prepare("UPDATE payouts SET amount = '99.00' WHERE id = ?").run(payout.id);
+    await harness.core.ledger.run("UPDATE payins SET amount = '99.00' WHERE id = ?", [payin.id]);
+    await harness.core.ledger.run("UPDATE payouts SET amount = '99.00' WHERE id = ?", [payout.id]);
 
     const readIn = await harness.call('payins:read-status', { payinId: payin.payinId });
     const readOut = await harness.call('payouts:read-status', { payoutId: payout.payoutId as string });

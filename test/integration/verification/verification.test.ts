@@ -34,7 +34,7 @@ describe('verification of notifications', () => {
 
     const changes = h.pushesOf('payins:payin-changed').filter((p) => p.id === created.id);
     // The claim alone (status still 100, notified 200, unverified), then the verified status.
-    expect(changes).toContainEqual(expect.objectContaining({ statusCode: '100', lastNotifiedStatus: '200', verification: 'unverified' }));
+    expect(changes).toContainEqual(expect.objectContaining({ statusCode: '100', lastNotifiedStatus: '200', verification: 'claimed' }));
     expect(changes.at(-1)).toMatchObject({ statusCode: '200', verification: 'verified' });
     expect(h.pushesOf('notifications:notification-changed')).toContainEqual(expect.objectContaining({ payinRowId: created.id, outcome: 'applied', statusCode: '200' }));
   });
@@ -81,7 +81,7 @@ describe('verification of notifications', () => {
     // A pending notification delivered after the final one: kept, changes nothing, no read.
     expect((await h.notify(payinClaim(created.payinId as string, created.requestId, 101))).status).toBe(200);
     const late = await waitFor(() => timeline(created.id), (t) => t.entries.filter((e) => e.kind === 'notification').length === 4, 'the late notification');
-    expect(late.entries.filter((e) => e.kind === 'notification').at(-1)).toMatchObject({ statusCode: '101', outcome: 'applied', detail: expect.stringMatching(/already holds/) });
+    expect(late.entries.filter((e) => e.kind === 'notification').at(-1)).toMatchObject({ statusCode: '101', outcome: 'stale', detail: expect.stringMatching(/already holds/) });
     await new Promise((resolve) => setTimeout(resolve, 150));
     const after = await timeline(created.id);
     expect(after.payin).toMatchObject({ statusCode: '200', verification: 'verified', lastNotifiedStatus: '200' });
@@ -102,7 +102,7 @@ describe('verification of notifications', () => {
     const orphan = await waitFor(() => h.call('notifications:list', { outcomes: ['orphan'] }), (l) => l.items.some((n) => n.transactionRef === answer.payin_id), 'the orphan');
     const orphanId = orphan.items.find((n) => n.transactionRef === answer.payin_id)?.id as number;
 
-    const row = h.repos().payins.upsertFromCreate(
+    const row = await h.repos().payins.upsertFromCreate(
       { profileId, kind: 'payin', requestId, method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'ana+s200@example.com' },
       { payinId: answer.payin_id, statusCode: 100 },
     );
@@ -116,7 +116,7 @@ describe('verification of notifications', () => {
     const again = await h.call('notifications:replay', { id: orphanId });
     expect(again.notification).toMatchObject({ outcome: 'duplicate', payinRowId: row.id });
     expect(again.notification.id).not.toBe(orphanId);
-    expect(again.notification.headers).toContainEqual(['x-paydesk-replay-of', String(orphanId)]);
+    expect((await h.call('notifications:get', { id: again.notification.id })).headers).toContainEqual(['x-paydesk-replay-of', String(orphanId)]);
   });
 
   it('waits out an HTTP 429 per Retry-After and retries, so every claim is still verified', async () => {
@@ -151,7 +151,7 @@ describe('verification of notifications', () => {
       (t) => t.payin.lastNotifiedStatus === '200' && t.entries.some((e) => e.outcome === 'rate_limited'),
       'the notified, rate-limited pay-in',
     );
-    expect(stuck.payin).toMatchObject({ statusCode: '100', verification: 'unverified' });
+    expect(stuck.payin).toMatchObject({ statusCode: '100', verification: 'claimed' });
     const listed = await h.call('reconciliation:exceptions', { kind: 'notified_not_verified' });
     expect(listed.items.map((r) => r.rowId)).toContain(created.id);
 

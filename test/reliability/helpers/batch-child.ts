@@ -9,15 +9,16 @@
 // finished one with "unknown" items). One JSON line per step on stdout; the core's log goes to a
 // file. Mode 'exit' closes the core and exits 0 once the batch is settled; mode 'serve' keeps the
 // core (and its listener, for the payouts' notifications) up until SIGTERM.
-import { appendFileSync, readFileSync } from 'node:fs';
 import { BATCH_CHUNK_ROWS, type BatchRowForm, type BatchView, type Envelope } from '../../../src/shared/contract';
-import { createCore, type Core } from '../../../src/main/core';
-import type { Logger } from '../../../src/main/logger';
+import { createCore } from '../../../src/main/core';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import { MemorySecretStore } from '../../helpers/app-core';
+import { childArgs, CRASH_VERIFICATION_TIMINGS, crashGateway, emit, fileLogger, must, runChild, sleep, stopOnSignals } from './child-side';
 
 export interface BatchChildConfig {
   dataDir: string;
+  /** The PostgreSQL ledger (postgres://…); absent: the SQLite ledger in the data directory. */
+  database?: string | undefined;
   logFile: string;
   gateway: Omit<LocalGateway, 'registerKey' | 'close'>;
   fileName: string;
@@ -27,29 +28,8 @@ export interface BatchChildConfig {
   gatewayTimeoutMs: number;
 }
 
-type Emit = Record<string, unknown> & { event: string };
-const emit = (line: Emit) => process.stdout.write(`${JSON.stringify(line)}\n`);
-
-const config = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as BatchChildConfig;
-const run = Number(process.argv[3] ?? 0);
-
-function fileLogger(file: string): Logger {
-  const line = (level: string, message: string) => appendFileSync(file, `${new Date().toISOString()} run${run} ${level} ${message}\n`);
-  return {
-    info: (message) => line('info', message),
-    warn: (message) => line('warn', message),
-    error: (message, error) => line('error', error instanceof Error ? `${message}: ${error.stack ?? error.message}` : message),
-  };
-}
-
-const log = fileLogger(config.logFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function must<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const envelope = (await core.dispatch(channel, input)) as Envelope<T>;
-  if (!envelope.ok) throw new Error(`${channel} failed: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value;
-}
+const { config, run } = childArgs<BatchChildConfig>();
+const log = fileLogger(config.logFile, run);
 
 const open = (b: BatchView) => b.counts.pending + b.counts.sending + b.counts.unknown;
 
@@ -58,30 +38,18 @@ async function main(): Promise<void> {
     mode: 'web',
     version: 'reliability',
     dataDir: config.dataDir,
+    database: config.database,
     secrets: new MemorySecretStore(),
     log,
     localGateway: { ...config.gateway, registerKey: async () => {}, close: async () => {} },
-    gateway: { timeoutMs: config.gatewayTimeoutMs, runner: { policy: { maxTries: 4, maxTotalMs: 10_000, baseDelayMs: 50, factor: 2, maxDelayMs: 400 } } },
-    verification: { rateLimit: { burst: 200, refillPerSecond: 200 }, timings: { recheckDelaysMs: [200, 500, 1_000, 2_000, 4_000], retryDelaysMs: [200, 500, 1_000, 2_000, 4_000, 8_000] } },
+    gateway: crashGateway(config.gatewayTimeoutMs),
+    verification: { rateLimit: { burst: 200, refillPerSecond: 200 }, timings: CRASH_VERIFICATION_TIMINGS },
     batches: { concurrency: 4, progressIntervalMs: 50 },
   });
-  const started = core.ledger.prepare("SELECT id FROM batches WHERE state != 'draft' ORDER BY id").pluck().all() as number[];
+  const started = (await core.ledger.all<{ id: number }>("SELECT id FROM batches WHERE state != 'draft' ORDER BY id")).map((b) => b.id);
   emit({ event: 'ready', pid: process.pid, batches: started });
 
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void core.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error('close failed', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  const stop = stopOnSignals(core, log);
 
   let id = started[0];
   if (started.length > 1) throw new Error(`the ledger holds ${started.length} started batches, expected one`);
@@ -117,8 +85,4 @@ async function main(): Promise<void> {
   if (config.mode === 'exit') stop();
 }
 
-main().catch((error: unknown) => {
-  log.error('child failed', error);
-  emit({ event: 'failed', message: error instanceof Error ? error.message : String(error) });
-  process.exit(2);
-});
+runChild(main, log);

@@ -23,6 +23,8 @@ export interface RunningChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr(): string;
+  /** Writes one JSON line to the child's stdin (started with { stdin: true }). */
+  send(line: unknown): void;
 }
 
 export function writeConfig(file: string, config: ChildConfig): string {
@@ -30,8 +32,10 @@ export function writeConfig(file: string, config: ChildConfig): string {
   return file;
 }
 
-export function startChild(configFile: string, run: number, script = CHILD_SCRIPT): RunningChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, configFile, String(run)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(configFile: string, run: number, script = CHILD_SCRIPT, options: { stdin?: boolean } = {}): RunningChild {
+  // The child is given its ledger's address in its config; it does not pick a test engine itself.
+  const { PAYDESK_TEST_ENGINE: _engine, ...env } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', script, configFile, String(run)], { stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env });
   started.add(child);
   const lines: ChildLine[] = [];
   const listeners = new Set<(line: ChildLine) => void>();
@@ -77,6 +81,10 @@ export function startChild(configFile: string, run: number, script = CHILD_SCRIP
         listeners.add(onLine);
         void exited.then(({ code, signal }) => done(new Error(`child run ${run} exited (${code ?? signal}) before the expected line; last lines: ${JSON.stringify(lines.slice(-5))}\n${stderr.slice(-2000)}`)));
       });
+    },
+    send(line) {
+      if (!child.stdin) throw new Error('this child was started without stdin');
+      child.stdin.write(`${JSON.stringify(line)}\n`);
     },
     kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -6,17 +6,18 @@
 // creates the plan items the ledger does not hold yet, one by one. It prints one JSON line per
 // step on stdout ({"event": …}); the core's log goes to a file. Mode 'exit' closes the core and
 // exits 0 once the plan is done; mode 'serve' keeps the core (and its listener) up until SIGTERM.
-import { appendFileSync, readFileSync } from 'node:fs';
-import type { Envelope, SubmitResult } from '../../../src/shared/contract';
+import type { SubmitResult } from '../../../src/shared/contract';
 import { createCore, type Core } from '../../../src/main/core';
-import type { Logger } from '../../../src/main/logger';
 import { KeytarSecretStore } from '../../../src/main/platform/keychain';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import type { RateLimit } from '../../../src/main/services/verification/rate-limiter';
+import { call, childArgs, CRASH_VERIFICATION_TIMINGS, crashGateway, emit, fileLogger, must, runChild, sleep, stopOnSignals } from './child-side';
 import { reentry, type PlanItem } from './plan';
 
 export interface ChildConfig {
   dataDir: string;
+  /** The PostgreSQL ledger (postgres://…); absent: the SQLite ledger in the data directory. */
+  database?: string | undefined;
   logFile: string;
   keychainService: string;
   gateway: Omit<LocalGateway, 'registerKey' | 'close'>;
@@ -31,33 +32,8 @@ export interface ChildConfig {
   gatewayTimeoutMs: number;
 }
 
-type Emit = Record<string, unknown> & { event: string };
-const emit = (line: Emit) => process.stdout.write(`${JSON.stringify(line)}\n`);
-
-const config = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as ChildConfig;
-const run = Number(process.argv[3] ?? 0);
-
-function fileLogger(file: string): Logger {
-  const line = (level: string, message: string) => appendFileSync(file, `${new Date().toISOString()} run${run} ${level} ${message}\n`);
-  return {
-    info: (message) => line('info', message),
-    warn: (message) => line('warn', message),
-    error: (message, error) => line('error', error instanceof Error ? `${message}: ${error.stack ?? error.message}` : message),
-  };
-}
-
-const log = fileLogger(config.logFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function call<T>(core: Core, channel: string, input?: unknown): Promise<Envelope<T>> {
-  return (await core.dispatch(channel, input)) as Envelope<T>;
-}
-
-async function must<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const envelope = await call<T>(core, channel, input);
-  if (!envelope.ok) throw new Error(`${channel} failed: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value;
-}
+const { config, run } = childArgs<ChildConfig>();
+const log = fileLogger(config.logFile, run);
 
 type Detail = { attempts: { idempotencyKey: string; state: string }[] };
 
@@ -111,29 +87,17 @@ async function main(): Promise<void> {
     mode: 'web',
     version: 'reliability',
     dataDir: config.dataDir,
+    database: config.database,
     secrets: new KeytarSecretStore(config.keychainService),
     log,
     localGateway: gateway,
-    gateway: { timeoutMs: config.gatewayTimeoutMs, runner: { policy: { maxTries: 4, maxTotalMs: 10_000, baseDelayMs: 50, factor: 2, maxDelayMs: 400 } } },
-    ...(config.verificationRateLimit ? { verification: { rateLimit: config.verificationRateLimit, timings: { recheckDelaysMs: [200, 500, 1_000, 2_000, 4_000], retryDelaysMs: [200, 500, 1_000, 2_000, 4_000, 8_000] } } } : {}),
+    gateway: crashGateway(config.gatewayTimeoutMs),
+    ...(config.verificationRateLimit ? { verification: { rateLimit: config.verificationRateLimit, timings: CRASH_VERIFICATION_TIMINGS } } : {}),
   });
-  const states = core.ledger.prepare('SELECT state, count(*) AS n FROM attempts GROUP BY state').all() as { state: string; n: number }[];
+  const states = await core.ledger.all<{ state: string; n: number }>('SELECT state, count(*) AS n FROM attempts GROUP BY state');
   emit({ event: 'ready', pid: process.pid, attempts: Object.fromEntries(states.map((s) => [s.state, s.n])), listenerPort: core.listener.port });
 
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void core.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error('close failed', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  const stop = stopOnSignals(core, log);
 
   if (config.needsSigningKey) await ensureSigningKey(core);
 
@@ -163,8 +127,4 @@ async function main(): Promise<void> {
   if (config.mode === 'exit') stop();
 }
 
-main().catch((error: unknown) => {
-  log.error('child failed', error);
-  emit({ event: 'failed', message: error instanceof Error ? error.message : String(error) });
-  process.exit(2);
-});
+runChild(main, log);

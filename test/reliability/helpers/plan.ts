@@ -3,6 +3,7 @@
 // ones exist already and never starts a second attempt for one.
 import type { PayinCreateForm, PayoutCreateForm, TokenizeForm } from '../../../src/shared/contract';
 import type { PayinMethod, PayoutMethod } from '../../../src/shared/spec/methods';
+import { payinForm, payoutForm, tokenizeForm } from '../../helpers/fixtures';
 import type { Rng } from './seed';
 
 export type PlanItem =
@@ -14,43 +15,6 @@ export type PayinPlanItem = Extract<PlanItem, { kind: 'payin' }>;
 export type TokenizePlanItem = Extract<PlanItem, { kind: 'tokenize' }>;
 export type PayoutPlanItem = Extract<PlanItem, { kind: 'payout' }>;
 
-export const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
-export const TEST_CARD = { cardNum: '4111111111111111', cardHolder: 'Ana Lima', cardExpireMonth: '12', cardExpireYear: CARD_YEAR };
-const CVV = '123';
-
-const contact = { mobile: '+4915112345678', address: 'Hauptstr. 1', city: 'Berlin', zipCode: '10115' };
-const identity = { state: 'BE', birthDate: '1990-04-01' };
-const customer = (email: string) => ({
-  currency: 'EUR',
-  email,
-  country: 'DEU',
-  device_ip: '203.0.113.7',
-  first_name: 'Ana',
-  last_name: 'Lima',
-  success_url: 'https://shop.example/success',
-  pending_url: 'https://shop.example/pending',
-  fail_url: 'https://shop.example/fail',
-  back_url: 'https://shop.example/back',
-});
-
-const PAYIN_EXTRA: Record<PayinMethod, object> = {
-  credit_card: { ...contact, ...identity, ...TEST_CARD, cardCvv: CVV },
-  credit_card_ftd: { ...contact, ...identity, ...TEST_CARD, cardCvv: CVV },
-  open_banking: {},
-  crypto: {},
-  blik: { mobile: contact.mobile },
-  googlepay: { ...contact, ...identity },
-  applepay: { ...contact, ...identity },
-  interac: contact,
-};
-
-const PAYOUT_DETAILS: Record<PayoutMethod, PayoutCreateForm['paymentDetails']> = {
-  credit_card: { ...TEST_CARD },
-  open_banking: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountHolder: 'Ana Lima' },
-  crypto: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'ethereum' },
-  fps: { sortCode: '401276', accountNumber: '12345678', accountHolder: 'Ana Lima' },
-};
-
 /** A distinct amount per item, so "the ledger agrees with the gateway" compares real values. */
 function amountFor(i: number, crypto: boolean): string {
   return crypto ? `0.${String(1_000_000_007 + i * 7919).padStart(10, '0').slice(-10)}` : `${10 + (i % 900)}.${String((i * 37) % 100).padStart(2, '0')}`;
@@ -58,36 +22,17 @@ function amountFor(i: number, crypto: boolean): string {
 
 const tagged = (local: string, tag: string | null) => `${local}${tag ? `+s${tag}` : ''}@example.com`;
 
+// The forms are the shared samples (test/helpers/fixtures.ts); each item varies its amount, e-mail and reference.
 export function payinItem(ref: string, i: number, method: PayinMethod, tag: string | null): PayinPlanItem {
-  return {
-    kind: 'payin',
-    ref,
-    form: { ...customer(tagged(`payer${i}`, tag)), ...PAYIN_EXTRA[method], payment_method: method, amount: amountFor(i, method === 'crypto'), request_id: ref },
-  };
+  return { kind: 'payin', ref, form: payinForm(method, { email: tagged(`payer${i}`, tag), amount: amountFor(i, method === 'crypto'), requestId: ref }) };
 }
 
 export function tokenizeItem(ref: string, i: number, tag: string | null): TokenizePlanItem {
-  return {
-    kind: 'tokenize',
-    ref,
-    form: { ...customer(tagged(`saver${i}`, tag)), ...contact, ...identity, ...TEST_CARD, payment_method: 'credit_card', amount: amountFor(i, false), request_id: ref, consent: true },
-  };
+  return { kind: 'tokenize', ref, form: tokenizeForm({ email: tagged(`saver${i}`, tag), amount: amountFor(i, false), requestId: ref }) };
 }
 
 export function payoutItem(ref: string, i: number, method: PayoutMethod, tag: string | null): PayoutPlanItem {
-  return {
-    kind: 'payout',
-    ref,
-    form: {
-      method,
-      amount: amountFor(i, method === 'crypto'),
-      currency: method === 'fps' ? 'GBP' : 'EUR',
-      country: method === 'fps' ? 'GBR' : 'DEU',
-      merchantReference: ref,
-      customer: { firstName: 'Ana', lastName: 'Lima', email: tagged(`payee${i}`, tag) },
-      paymentDetails: PAYOUT_DETAILS[method],
-    },
-  };
+  return { kind: 'payout', ref, form: payoutForm(method, { email: tagged(`payee${i}`, tag), amount: amountFor(i, method === 'crypto'), reference: ref }) };
 }
 
 /** What a resume after a restart must be given again for this item (card data is never stored). */

@@ -1,8 +1,17 @@
-// Read-only looks at the two SQLite files a reliability test judges: the emulator's state (what
-// the gateway holds) and Paydesk's ledger (what the app recorded). Each helper opens its own
-// connection and closes it, so the files can be checked between kills as another process would.
+// Looks, as another process would take them, at what a reliability test judges: the emulator's
+// state (what the gateway holds, always a SQLite file) and Paydesk's ledger (what the app
+// recorded), on the engine this test run uses: the SQLite file in the data directory, or the
+// PostgreSQL database of that directory. Each helper opens its own connection and closes it, so
+// the stores can be checked between kills.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import type { LedgerAddress } from '../../../src/main/ledger/connection';
+import { PostgresEngine } from '../../../src/main/ledger/engine/postgres';
+import { SqliteEngine } from '../../../src/main/ledger/engine/sqlite';
+import type { Sql } from '../../../src/main/ledger/engine/types';
+import { AuditLog } from '../../../src/main/ledger/repositories/audit-log';
+import { ledgerFile } from '../../../src/main/platform/paths';
+import { testDatabaseFor } from '../../helpers/ledger';
 
 export function withDb<T>(file: string, read: (db: Database.Database) => T): T {
   // Not readonly: after a SIGKILL the WAL may need recovery, which a read-only connection cannot do.
@@ -15,7 +24,7 @@ export function withDb<T>(file: string, read: (db: Database.Database) => T): T {
   }
 }
 
-/** PRAGMA integrity_check and foreign_key_check: [] when the file is sound. */
+/** A SQLite file's PRAGMA integrity_check and foreign_key_check: [] when the file is sound. */
 export function integrityProblems(file: string): string[] {
   return withDb(file, (db) => {
     const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).filter((r) => r !== 'ok');
@@ -24,13 +33,56 @@ export function integrityProblems(file: string): string[] {
   });
 }
 
+/** Where a core started on `dataDir` (with `database: await testDatabaseFor(dataDir)`) keeps its ledger in this run. */
+export async function ledgerAt(dataDir: string): Promise<LedgerAddress> {
+  const url = await testDatabaseFor(dataDir);
+  return url === undefined ? { file: ledgerFile(dataDir) } : { url };
+}
+
+/** One look at the ledger through a connection of its own, closed after. No migrations run. */
+export async function withLedger<T>(address: LedgerAddress, read: (db: Sql) => Promise<T>): Promise<T> {
+  let engine: SqliteEngine | PostgresEngine;
+  if ('url' in address) engine = PostgresEngine.create(address.url, address.url, 1);
+  else {
+    // Not readonly, for the same reason as withDb.
+    const db = new Database(address.file, { fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    engine = new SqliteEngine(db, address.file);
+  }
+  try {
+    return await read(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Whether the ledger holds its schema yet: a kill can land before the child created or migrated it. */
+export async function ledgerCreated(address: LedgerAddress): Promise<boolean> {
+  if ('file' in address && !existsSync(address.file)) return false;
+  const sql =
+    'file' in address
+      ? "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'"
+      : "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'audit_log'";
+  return withLedger(address, async (db) => (await db.get<{ n: number }>(sql))?.n === 1);
+}
+
+/**
+ * The ledger is sound: on SQLite the file passes integrity_check and foreign_key_check (PostgreSQL
+ * checks its pages and keys itself); on both, the audit log's hash chain holds from its first row
+ * to its head (no entry half written, lost or changed). [] when it holds.
+ */
+export async function ledgerIntegrityProblems(address: LedgerAddress): Promise<string[]> {
+  const storage = 'file' in address ? integrityProblems(address.file) : [];
+  const chain = await withLedger(address, (db) => new AuditLog(db).verify());
+  return [...storage, ...(chain.ok ? [] : [`audit chain broken at row ${chain.brokenAt}: ${chain.reason}`])];
+}
+
 /**
  * The check made after each kill. A kill can land before the child has created its ledger at all;
- * then there is no file and nothing to check. The final checks use integrityProblems, which
- * requires the file.
+ * then there is nothing to check. The final checks use ledgerIntegrityProblems, which requires it.
  */
-export function integrityProblemsAfterKill(file: string): string[] {
-  return existsSync(file) ? integrityProblems(file) : [];
+export async function ledgerIntegrityProblemsAfterKill(address: LedgerAddress): Promise<string[]> {
+  return (await ledgerCreated(address)) ? ledgerIntegrityProblems(address) : [];
 }
 
 export interface GatewayPayin {
@@ -107,21 +159,19 @@ export interface LedgerState {
   tokens: number;
 }
 
-export function ledgerState(file: string): LedgerState {
-  return withDb(file, (db) => {
+export async function ledgerState(address: LedgerAddress): Promise<LedgerState> {
+  return withLedger(address, async (db) => {
     const tx = (table: 'payins' | 'payouts', reference: string, gatewayId: string) =>
-      db
-        .prepare(
-          `SELECT id, ${reference} AS reference, ${gatewayId} AS gateway_id, amount, currency, status_code, final, claim_state,
-                  last_notified_status, last_verified_status, mismatch FROM ${table}`,
-        )
-        .all() as LedgerTx[];
+      db.all<LedgerTx>(
+        `SELECT id, ${reference} AS reference, ${gatewayId} AS gateway_id, amount, currency, status_code, final, claim_state,
+                last_notified_status, last_verified_status, mismatch FROM ${table}`,
+      );
     return {
-      payins: tx('payins', 'request_id', 'payin_id'),
-      payouts: tx('payouts', 'merchant_reference', 'payout_id'),
-      attempts: db.prepare('SELECT reference, kind, idempotency_key, state, try_count FROM attempts').all() as LedgerState['attempts'],
-      notifications: db.prepare('SELECT id, dedupe_key, outcome, answer_status FROM notifications').all() as LedgerState['notifications'],
-      tokens: (db.prepare('SELECT count(*) AS n FROM card_tokens').get() as { n: number }).n,
+      payins: await tx('payins', 'request_id', 'payin_id'),
+      payouts: await tx('payouts', 'merchant_reference', 'payout_id'),
+      attempts: await db.all<LedgerState['attempts'][number]>('SELECT reference, kind, idempotency_key, state, try_count FROM attempts'),
+      notifications: await db.all<LedgerState['notifications'][number]>('SELECT id, dedupe_key, outcome, answer_status FROM notifications'),
+      tokens: (await db.get<{ n: number }>('SELECT count(*) AS n FROM card_tokens'))?.n ?? 0,
     };
   });
 }

@@ -1,19 +1,27 @@
-// What "no partial write" is checked against: the row count of every ledger table, the head of the
-// audit chain, and the number of rows the core's own connection has ever changed (total_changes()
-// also catches an UPDATE that leaves every count alone).
-import type Database from 'better-sqlite3';
+// What "no partial write" is checked against, through the engine (SQLite or PostgreSQL): the row
+// count of every ledger table, the head of the audit chain, and a hash of every row of every table
+// (which also catches an UPDATE that leaves every count alone).
+import { createHash } from 'node:crypto';
+import type { Sql } from '../../../src/main/ledger/engine/types';
+import { ledgerTables, rowsOf } from './ledger-tables';
 
 export interface LedgerDigest {
   counts: Record<string, number>;
   auditHead: { seq: number; hash: string } | null;
-  changes: number;
+  /** sha256 of every table's rows, in an order that does not depend on how the engine stores them. */
+  content: string;
 }
 
-export function ledgerDigest(db: Database.Database): LedgerDigest {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+const asText = (value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : Buffer.isBuffer(value) ? value.toString('base64') : value);
+
+export async function ledgerDigest(sql: Sql): Promise<LedgerDigest> {
   const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
-  const auditHead = tables.includes('audit_log') ? ((db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined) ?? null) : null;
-  const changes = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  return { counts, auditHead, changes };
+  const hash = createHash('sha256');
+  for (const table of await ledgerTables(sql)) {
+    const rows = (await rowsOf(sql, table)).map((row) => JSON.stringify(Object.entries(row).map(([column, value]) => [column, asText(value)]))).sort();
+    counts[table] = rows.length;
+    hash.update(`${table}\n${rows.join('\n')}\n`);
+  }
+  const head = 'audit_log' in counts ? await sql.get<{ seq: number | string; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1') : undefined;
+  return { counts, auditHead: head ? { seq: Number(head.seq), hash: head.hash } : null, content: hash.digest('hex') };
 }

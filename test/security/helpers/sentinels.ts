@@ -7,7 +7,8 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type { Sql } from '../../../src/main/ledger/engine/types';
+import { ledgerTables, rowsOf } from './ledger-tables';
 
 /** Appends the Luhn check digit to a string of digits. */
 export function luhnComplete(digits: string): string {
@@ -125,38 +126,22 @@ export function filesUnder(dir: string): { file: string; size: number }[] {
     });
 }
 
-/** For a diagnosis: which table.column of an SQLite file holds text containing `needle`. */
-export function sqliteCellsContaining(file: string, needle: string): string[] {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch {
-    return [];
-  }
-  try {
-    const hits: string[] = [];
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    for (const { name } of tables) {
-      for (const { name: column } of db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]) {
-        const rows = db.prepare(`SELECT CAST("${column}" AS TEXT) AS v FROM "${name}" WHERE instr(CAST("${column}" AS TEXT), ?) > 0 LIMIT 1`).all(needle) as { v: string }[];
-        for (const row of rows) {
-          const at = row.v.indexOf(needle);
-          hits.push(`${name}.${column} …${row.v.slice(Math.max(0, at - 60), at + needle.length + 20)}…`);
-        }
-      }
-    }
-    return hits;
-  } finally {
-    db.close();
-  }
+/** Scans every file under `dir` byte by byte (an SQLite ledger with its -wal and -shm, free pages included; logs; anything else). */
+export function leaksInDir(dir: string, s: Sentinels): string[] {
+  return filesUnder(dir).flatMap(({ file }) => leaksInBytes(path.relative(dir, file), readFileSync(file), s));
 }
 
-/** Scans every file under `dir` (SQLite files, their -wal and -shm, logs, anything else); SQLite hits name their table.column. */
-export function leaksInDir(dir: string, s: Sentinels): string[] {
-  return filesUnder(dir).flatMap(({ file }) => {
-    const leaks = leaksInBytes(path.relative(dir, file), readFileSync(file), s);
-    if (leaks.length === 0 || !file.endsWith('.sqlite')) return leaks;
-    const cells = [s.pan, s.merchantToken, s.privateKeyD].flatMap((needle) => sqliteCellsContaining(file, needle));
-    return [...leaks, ...cells.map((cell) => `${path.relative(dir, file)}: in ${cell}`)];
-  });
+/** Scans every value of every table of the ledger, through its engine (SQLite or PostgreSQL): hits name their table.column. */
+export async function leaksInLedger(sql: Sql, s: Sentinels): Promise<string[]> {
+  const found = new Set<string>();
+  for (const table of await ledgerTables(sql)) {
+    for (const row of await rowsOf(sql, table)) {
+      for (const [column, value] of Object.entries(row)) {
+        if (value === null || typeof value === 'boolean') continue;
+        const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
+        for (const leak of leaksIn(`ledger ${table}.${column}`, text, s)) found.add(leak);
+      }
+    }
+  }
+  return [...found];
 }

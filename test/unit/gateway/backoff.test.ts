@@ -23,19 +23,20 @@ describe('backoff schedule', () => {
 
 describe('nextRetry', () => {
   it('retries with the backoff delay until maxTries', () => {
-    expect(nextRetry({ triesSoFar: 1, startedAt: 0, now: 100, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 500 });
-    expect(nextRetry({ triesSoFar: 3, startedAt: 0, now: 100, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 2_000 });
+    expect(nextRetry({ triesSoFar: 1, startedAt: 0, now: 100, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 500, cause: 'backoff' });
+    expect(nextRetry({ triesSoFar: 3, startedAt: 0, now: 100, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 2_000, cause: 'backoff' });
     expect(nextRetry({ triesSoFar: 6, startedAt: 0, now: 100, retryAfterSeconds: null, policy })).toEqual({ retry: false, why: 'max_tries' });
   });
 
   it('never starts a try after the total time budget', () => {
-    expect(nextRetry({ triesSoFar: 2, startedAt: 0, now: 29_000, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 1_000 });
+    expect(nextRetry({ triesSoFar: 2, startedAt: 0, now: 29_000, retryAfterSeconds: null, policy })).toEqual({ retry: true, delayMs: 1_000, cause: 'backoff' });
     expect(nextRetry({ triesSoFar: 2, startedAt: 0, now: 29_001, retryAfterSeconds: null, policy })).toEqual({ retry: false, why: 'max_total_time' });
   });
 
   it('waits at least Retry-After, and gives up rather than send early when it does not fit', () => {
-    expect(nextRetry({ triesSoFar: 1, startedAt: 0, now: 0, retryAfterSeconds: 3, policy })).toEqual({ retry: true, delayMs: 3_000 });
-    expect(nextRetry({ triesSoFar: 4, startedAt: 0, now: 0, retryAfterSeconds: 1, policy })).toEqual({ retry: true, delayMs: 4_000 });
+    expect(nextRetry({ triesSoFar: 1, startedAt: 0, now: 0, retryAfterSeconds: 3, policy })).toEqual({ retry: true, delayMs: 3_000, cause: 'retry_after' });
+    // A shorter Retry-After than our own schedule: the schedule's wait, and it says so.
+    expect(nextRetry({ triesSoFar: 4, startedAt: 0, now: 0, retryAfterSeconds: 1, policy })).toEqual({ retry: true, delayMs: 4_000, cause: 'backoff' });
     expect(nextRetry({ triesSoFar: 1, startedAt: 0, now: 0, retryAfterSeconds: 31, policy })).toEqual({ retry: false, why: 'max_total_time' });
   });
 

@@ -39,6 +39,23 @@ describe('contract dispatcher', () => {
     expect(result.ok).toBe(false);
   });
 
+  it('keeps the refusal readable when a hostile input holds thousands of unknown keys or bad fields', async () => {
+    const dispatch = createDispatcher(handlers(), vi.fn());
+    const manyKeys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, 'x']));
+    const keys = await dispatch('settings:update', { theme: 'dark', ...manyKeys });
+    expect(keys.ok).toBe(false);
+    if (keys.ok) return;
+    expect(keys.error.message).toMatch(/^Invalid input for settings:update: \(input\): Unrecognized keys: "k0", "k1", .*…$/);
+    expect(keys.error.message.length).toBeLessThan(400);
+    const manyFields = await dispatch('batches:add-items', { id: 1, items: Array.from({ length: 50 }, () => ({ line: 'x', form: 1 })) });
+    expect(manyFields.ok).toBe(false);
+    if (manyFields.ok) return;
+    const count = Object.keys(manyFields.error.fields ?? {}).length;
+    expect(count).toBeGreaterThan(20);
+    expect(manyFields.error.message).toContain(`; and ${count - 20} more fields`);
+    expect(manyFields.error.message.split('; ')).toHaveLength(21);
+  });
+
   it('refuses, without calling the handler, an input on which the validator itself throws', async () => {
     const list = vi.fn();
     const internal = vi.fn();

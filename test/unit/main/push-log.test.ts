@@ -8,7 +8,7 @@ describe('push log', () => {
   it('numbers frames and replays those after an id, oldest first', () => {
     const log = new PushLog(10);
     expect(log.lastId).toBe(0);
-    expect(log.add('a:x', { n: 1 })).toBe('id: 1\nevent: a:x\ndata: {"n":1}\n\n');
+    expect(log.add('a:x', { n: 1 }).text).toBe('id: 1\nevent: a:x\ndata: {"n":1}\n\n');
     log.add('a:x', { n: 2 });
     log.add('a:y', { n: 3 });
     expect(log.lastId).toBe(3);
@@ -30,5 +30,15 @@ describe('push log', () => {
     const log = new PushLog(5);
     log.add('a:x', {});
     for (const id of [1, 7, -1, 0.5, Number.NaN]) expect(log.after(id), String(id)).toEqual([]);
+  });
+
+  it('replays to a stream only the pushes for it (a team server pushes some to one person or session)', () => {
+    const log = new PushLog(10);
+    log.add('a:x', { n: 1 });
+    log.add('a:x', { n: 2 }, { personId: 'p-1' });
+    log.add('a:x', { n: 3 }, { sessionId: 's-2' });
+    const forSession = (session: string, person: string) => (audience: { personId?: string; sessionId?: string } | undefined) => !audience || audience.personId === person || audience.sessionId === session;
+    expect(log.after(0, forSession('s-1', 'p-1'))).toEqual(['id: 1\nevent: a:x\ndata: {"n":1}\n\n', 'id: 2\nevent: a:x\ndata: {"n":2}\n\n']);
+    expect(log.after(0, forSession('s-2', 'p-2'))).toEqual(['id: 1\nevent: a:x\ndata: {"n":1}\n\n', 'id: 3\nevent: a:x\ndata: {"n":3}\n\n']);
   });
 });

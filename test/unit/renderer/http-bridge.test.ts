@@ -29,7 +29,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('web-mode bridge', () => {
   it('posts every contract channel to /rpc/<channel> with the session token', async () => {
-    const bridge = createHttpBridge('tok', origin);
+    const bridge = createHttpBridge({ token: 'tok' }, origin);
     for (const channel of invokeChannels) {
       const call = bridge.invoke[channel] as (input: unknown) => Promise<unknown>;
       expect(typeof call, channel).toBe('function');
@@ -40,7 +40,7 @@ describe('web-mode bridge', () => {
   });
 
   it('has no method for what is not a channel name, so the bridge is never taken for a promise', () => {
-    const bridge = createHttpBridge('tok', origin);
+    const bridge = createHttpBridge({ token: 'tok' }, origin);
     const invoke = bridge.invoke as unknown as Record<string | symbol, unknown>;
     for (const name of ['then', 'constructor', 'toJSON', 'payins', 'payins:', ':list', 'Payins:List']) expect(invoke[name], name).toBeUndefined();
     expect(invoke[Symbol.iterator]).toBeUndefined();

@@ -1,14 +1,14 @@
-// Fakes shared by the tests of the pay-ins and payouts list stores: the fields both transaction
-// views carry, an api whose list and count answers come from functions (it records the calls, and
-// the test sends the pushes), a promise the test settles when it wants, and a pause longer than
-// the stores' push batching.
+// Fakes shared by the tests of the pay-ins and payouts lists: the fields both transaction views
+// carry and a view of each, an api whose list and count answers come from functions (it records
+// the calls, and the test sends the pushes), a promise the test settles when it wants, and a pause
+// longer than the stores' push batching.
 import type { PayinView, PayoutView, PushChannel } from '../../../src/shared/contract';
 import type { ApiClient } from '../../../src/renderer/api/client';
 
 type SharedFields = Omit<PayinView & PayoutView, 'kind' | 'requestId' | 'payinId' | 'redirectUrl' | 'merchantReference' | 'payoutId' | 'method' | 'amount' | 'currency' | 'email' | 'statusCode' | 'statusMeaning'>;
 
-/** A pending, unverified transaction created 2026-03-01 10:00 UTC, with no attempt. */
-export const sharedViewFields: SharedFields = {
+/** A pending transaction (nothing notified, nothing read) created 2026-03-01 10:00 UTC, with no attempt. */
+const sharedViewFields: SharedFields = {
   id: 1,
   profileId: 'p',
   statusKnown: true,
@@ -27,12 +27,44 @@ export const sharedViewFields: SharedFields = {
   statusConflict: null,
   factsConflict: null,
   mismatch: false,
-  verification: 'unverified',
+  verification: 'pending',
   createdAt: '2026-03-01T10:00:00.000Z',
   updatedAt: '2026-03-01T10:00:00.000Z',
   attemptId: null,
   attempt: null,
+  notificationsUnreachable: null,
+  card: null,
 };
+
+/** A pending blik pay-in (the e-mail in mixed case, for the search's any-case match). */
+export const payinView = (over: Partial<PayinView>): PayinView => ({
+  ...sharedViewFields,
+  method: 'blik',
+  amount: '10.50',
+  currency: 'PLN',
+  email: 'Ana@Example.com',
+  statusCode: '100',
+  statusMeaning: 'Pending redirect',
+  kind: 'payin',
+  requestId: 'order-1',
+  payinId: 'pid-1',
+  redirectUrl: null,
+  ...over,
+});
+
+/** An FPS payout just initiated. */
+export const payoutView = (over: Partial<PayoutView>): PayoutView => ({
+  ...sharedViewFields,
+  method: 'fps',
+  amount: '10.12',
+  currency: 'GBP',
+  email: 'bob@example.com',
+  statusCode: 'P100',
+  statusMeaning: 'Payout initiated',
+  merchantReference: 'po-1',
+  payoutId: 'pout-1',
+  ...over,
+});
 
 export type Page<T> = { items: T[]; nextCursor: string | null };
 type Input = Record<string, unknown>;

@@ -1,33 +1,22 @@
 // The pay-ins list and detail logic that needs no browser: route params ↔ filters ↔ query (a
-// reload, a code-explorer link and a saved view land on the same list), which pushed pay-ins join
-// the list live, exact money text, and the facts dug out of the raw timeline.
+// reload, a code-explorer link and a saved view land on the same list), which pushed pay-ins match
+// the query, the first screen's prefetch, exact money text, and the facts dug out of the raw
+// timeline. The list store itself: transaction-lists.test.ts.
 import { describe, expect, it } from 'vitest';
 // The renderer's global Window.paydesk declaration, which the api client's types rely on.
 import type {} from '../../../src/renderer/env';
 import type { PayinView, TimelineEntry } from '../../../src/shared/contract';
-import { fakeListApi, gate, settle, sharedViewFields, type Page as ListPage } from './list-store-fakes';
-import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, queryKey } from '../../../src/renderer/features/payins/filters';
-import { matchesQuery } from '../../../src/renderer/features/payins/matches';
-import { createPayinsListStore } from '../../../src/renderer/features/payins/payins-store';
+import { fakeListApi, payinView, settle, type Page as ListPage } from './list-store-fakes';
+import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, matchesQuery } from '../../../src/renderer/features/transactions/list-query';
+import { queryKey } from '../../../src/renderer/stores/keyset-list';
+import { createPayinsListStore } from '../../../src/renderer/features/transactions/transaction-list-store';
 import { prefetchScreen } from '../../../src/renderer/shell/prefetch';
 import { parseRoute } from '../../../src/renderer/shell/use-route';
-import { lastErrorCode, maskedCard } from '../../../src/renderer/features/transactions/facts';
+import { lastErrorCode } from '../../../src/renderer/features/transactions/facts';
+import { brandLabel, cardLabel } from '../../../src/renderer/features/transactions/card';
 import { formatMoney, groupDigits, prettyJson } from '../../../src/renderer/features/transactions/format';
 
-const payin = (over: Partial<PayinView>): PayinView => ({
-  ...sharedViewFields,
-  method: 'blik',
-  amount: '10.50',
-  currency: 'PLN',
-  email: 'Ana@Example.com',
-  statusCode: '100',
-  statusMeaning: 'Pending redirect',
-  kind: 'payin',
-  requestId: 'order-1',
-  payinId: 'pid-1',
-  redirectUrl: null,
-  ...over,
-});
+const payin = payinView;
 
 describe('pay-in list filters', () => {
   it('reads the code explorer links and round-trips every filter through params and saved views', () => {
@@ -71,134 +60,7 @@ describe('pay-in list filters', () => {
 });
 
 type Page = ListPage<PayinView>;
-const fakeApi = (list: (input: Record<string, unknown>) => Page | Promise<Page>, count?: (input: Record<string, unknown>) => number | Promise<number>) =>
-  fakeListApi<PayinView>({ list: 'payins:list', count: 'payins:count', push: 'payins:payin-changed' }, list, count);
-
-describe('pay-ins list store', () => {
-  it('pages with the cursor, updates rows in place and puts a matching new pay-in on top', async () => {
-    const older = payin({ id: 1, createdAt: '2026-03-01T09:00:00.000Z' });
-    const newer = payin({ id: 2, createdAt: '2026-03-01T10:00:00.000Z' });
-    const { api, push } = fakeApi(
-      (input) => (input.cursor ? { items: [older], nextCursor: null } : { items: [newer], nextCursor: 'c1' }),
-      () => 2,
-    );
-    const store = createPayinsListStore(api);
-    await store.getState().show({ methods: ['blik'] });
-    await store.getState().loadMore();
-    expect(store.getState().rows.map((r) => r.id)).toEqual([2, 1]);
-
-    push(payin({ id: 1, createdAt: older.createdAt, statusCode: '200', updatedAt: '2026-03-01T11:00:00.000Z' }));
-    push(payin({ id: 3, createdAt: '2026-03-01T12:00:00.000Z' }));
-    push(payin({ id: 4, createdAt: '2026-03-01T12:00:01.000Z', method: 'crypto' })); // filtered out
-    await settle();
-    const state = store.getState();
-    expect(state.rows.map((r) => [r.id, r.statusCode])).toEqual([
-      [3, '100'],
-      [2, '100'],
-      [1, '200'],
-    ]);
-    expect(state).toMatchObject({ total: 3, arrived: 1 });
-  });
-
-  it('never lets an older push overwrite a fresher page, and drops answers to a query no longer shown', async () => {
-    const row = payin({ id: 1, statusCode: '200', updatedAt: '2026-03-01T11:00:00.000Z' });
-    const { api, push } = fakeApi(() => ({ items: [row], nextCursor: null }));
-    const store = createPayinsListStore(api);
-    await store.getState().show({});
-    push(payin({ id: 1, statusCode: '100', updatedAt: '2026-03-01T10:00:00.000Z' }));
-    await settle();
-    expect(store.getState().rows[0]?.statusCode).toBe('200');
-
-    let release: () => void = () => {};
-    const slow = new Promise<void>((resolve) => (release = resolve));
-    const gated = fakeApi(async (input) => {
-      if (input.methods) await slow;
-      return { items: [payin({ id: input.methods ? 9 : 1 })], nextCursor: null };
-    });
-    const racing = createPayinsListStore(gated.api);
-    const first = racing.getState().show({ methods: ['blik'] });
-    await racing.getState().show({});
-    release();
-    await first;
-    expect(racing.getState().rows.map((r) => r.id)).toEqual([1]);
-  });
-});
-
-describe('pay-ins list total', () => {
-  it('shows the first page without waiting for its total, and asks for the count only once the page is in', async () => {
-    const page = gate<Page>();
-    const counted = gate<number>();
-    const { api, calls } = fakeApi(
-      () => page.promise,
-      () => counted.promise,
-    );
-    const store = createPayinsListStore(api);
-    const shown = store.getState().show({ methods: ['blik'], sort: 'oldest' });
-    await settle();
-    expect(calls.map((c) => c.channel)).toEqual(['payins:list']); // no count competes with the page
-    expect(store.getState()).toMatchObject({ loading: true, total: null });
-
-    page.open({ items: [payin({ id: 7 })], nextCursor: 'c1' });
-    await settle();
-    expect(store.getState()).toMatchObject({ loading: false, counting: true, total: null });
-    expect(store.getState().rows.map((r) => r.id)).toEqual([7]);
-    // The count takes the filters only: no order, size or position.
-    expect(calls.map((c) => [c.channel, c.input])).toEqual([
-      ['payins:list', { methods: ['blik'], sort: 'oldest', limit: 100 }],
-      ['payins:count', { methods: ['blik'] }],
-    ]);
-
-    counted.open(1_000_000);
-    await shown;
-    expect(store.getState()).toMatchObject({ counting: false, total: 1_000_000, countError: null });
-  });
-
-  it('keeps the rows when the count fails, and says why', async () => {
-    const { api } = fakeApi(
-      () => ({ items: [payin({ id: 7 })], nextCursor: null }),
-      () => Promise.reject(new Error('main is busy')),
-    );
-    const store = createPayinsListStore(api);
-    await store.getState().show({});
-    expect(store.getState()).toMatchObject({ counting: false, total: null, countError: 'main is busy', error: null });
-    expect(store.getState().rows.map((r) => r.id)).toEqual([7]);
-  });
-
-  it('drops the count of a query no longer shown', async () => {
-    const counted = gate<number>();
-    const { api } = fakeApi(
-      (input) => ({ items: [payin({ id: input.methods ? 9 : 1 })], nextCursor: null }),
-      (input) => (input.methods ? counted.promise : 5),
-    );
-    const store = createPayinsListStore(api);
-    const first = store.getState().show({ methods: ['blik'] });
-    await settle();
-    await store.getState().show({});
-    counted.open(42);
-    await first;
-    expect(store.getState()).toMatchObject({ total: 5 });
-    expect(store.getState().rows.map((r) => r.id)).toEqual([1]);
-  });
-
-  it('adds pay-ins that arrive live to a counted total only', async () => {
-    const counted = gate<number>();
-    const { api, push } = fakeApi(
-      () => ({ items: [payin({ id: 1 })], nextCursor: null }),
-      () => counted.promise,
-    );
-    const store = createPayinsListStore(api);
-    const shown = store.getState().show({});
-    await settle();
-    push(payin({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
-    await settle();
-    expect(store.getState()).toMatchObject({ total: null, arrived: 1 }); // the count will include it
-    counted.open(2);
-    await shown;
-    push(payin({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
-    await settle();
-    expect(store.getState()).toMatchObject({ total: 3, arrived: 2 });
-  });
-});
+const fakeApi = (list: (input: Record<string, unknown>) => Page | Promise<Page>) => fakeListApi<PayinView>({ list: 'payins:list', count: 'payins:count', push: 'payins:payin-changed' }, list);
 
 describe('first screen prefetch', () => {
   it('asks for the pay-ins page of the route before the screen renders, and the screen does not ask again', async () => {
@@ -223,11 +85,18 @@ describe('first screen prefetch', () => {
 });
 
 describe('money and raw text', () => {
-  it('formats amounts exactly at the method scale, grouped', () => {
-    expect(formatMoney('1234567.5', 'EUR', 'blik')).toBe('1,234,567.50 EUR');
-    expect(formatMoney('0.0000000001', 'USD', 'crypto')).toBe('0.0000000001 USD');
-    expect(formatMoney('12345678901234.99', 'EUR', 'blik')).toBe('12,345,678,901,234.99 EUR');
-    expect(formatMoney('abc', 'EUR', 'blik')).toBe('abc EUR');
+  it('formats amounts exactly, with every digit they have and at least the currency\'s minor units, grouped', () => {
+    expect(formatMoney('1234567.5', 'EUR')).toBe('1,234,567.50 EUR');
+    expect(formatMoney('0.0000000001', 'USD')).toBe('0.0000000001 USD');
+    expect(formatMoney('12345678901234.99', 'EUR')).toBe('12,345,678,901,234.99 EUR');
+    // Issue 13, point 9: a crypto payout of 15.70 EUR (kept as "15.7" by older ledgers) is 15.70.
+    expect(formatMoney('15.7', 'EUR')).toBe('15.70 EUR');
+    expect(formatMoney('15.70', 'EUR')).toBe('15.70 EUR');
+    expect(formatMoney('1000.00', 'JPY')).toBe('1,000 JPY');
+    expect(formatMoney('1000.5', 'JPY')).toBe('1,000.5 JPY');
+    expect(formatMoney('1.5', 'KWD')).toBe('1.500 KWD');
+    expect(formatMoney('0.1234567891', 'KWD')).toBe('0.1234567891 KWD');
+    expect(formatMoney('abc', 'EUR')).toBe('abc EUR');
   });
 
   it('groups a count like an amount, without Intl', () => {
@@ -245,6 +114,7 @@ const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
   at: '2026-03-01T10:00:00.000Z',
   kind: 'request',
   title: 't',
+  event: null,
   statusCode: null,
   outcome: null,
   detail: null,
@@ -266,10 +136,9 @@ describe('facts from the timeline', () => {
     ).toEqual({ code: '30101', at: 'b' });
   });
 
-  it('shows the card as first 6 / last 4 at most, even if a full number were handed over', () => {
-    expect(maskedCard([entry({ request: '{"cardNum":"411111******1111"}' })])).toBe('411111******1111');
-    expect(maskedCard([entry({ request: '{"cardNum":"4111111111111111"}' })])).toBe('411111******1111');
-    expect(maskedCard([entry({ request: '{"paymentDetails":{"cardNum":"5555555555554444"}}' })])).toBe('555555******4444');
-    expect(maskedCard([entry({ kind: 'notification', request: '{"cardNum":"4111111111111111"}' }), entry({ request: '{"iban":"DE89"}' })])).toBeNull();
+  it('words the card main recorded: brand, first 6 / last 4, expiry', () => {
+    expect(cardLabel({ brand: 'visa', maskedPan: '411111******1111', expMonth: '12', expYear: '2028' })).toBe('Visa 411111******1111 · expires 12/2028');
+    expect(cardLabel({ brand: null, maskedPan: '555555******4444', expMonth: null, expYear: null })).toBe('555555******4444');
+    expect(['american-express', 'jcb', 'diners-club'].map(brandLabel)).toEqual(['American Express', 'JCB', 'Diners Club']);
   });
 });

@@ -1,29 +1,37 @@
 // The finance screens' pure parts: the form generated from the field table, the renderer's check
 // agreeing with main's (same validator, same field names), the masking the review shows, the
-// CSV mapping guess and per-row preview (card rows, duplicates, limits), and the payouts list
-// store's page-then-count order.
+// CSV mapping guess and per-row preview (card rows, duplicates, limits), and the heading of a sent
+// payout as its final state arrives. The payouts list store: transaction-lists.test.ts.
 import { describe, expect, it } from 'vitest';
 // The renderer's global Window.paydesk declaration, which the api client's types rely on.
 import type {} from '../../../src/renderer/env';
-import type { LimitsList, PayoutView } from '../../../src/shared/contract';
-import { fakeListApi, gate, settle, sharedViewFields, type Page as ListPage } from './list-store-fakes';
+import type { LimitsList, PayoutCreateForm, PayoutView } from '../../../src/shared/contract';
+import { payoutForm } from '../../helpers/fixtures';
+import { payoutView } from './list-store-fakes';
+import { resultHeading } from '../../../src/renderer/features/payouts/result-heading';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
 import { payoutCreateBody } from '../../../src/main/services/payments/bodies';
 import { ServiceError } from '../../../src/main/services/errors';
 import type { Profile } from '../../../src/main/ledger/repositories/profiles';
 import { guessMapping, validateRows, type ParsedCsv } from '../../../src/renderer/features/payouts/csv';
 import { payoutFields } from '../../../src/renderer/features/payouts/form-fields';
-import { destinationSummary, maskedDestination, maskIban } from '../../../src/renderer/features/payouts/mask';
+import { destinationSummary, maskedDestination, maskIban } from '../../../src/shared/payout-destination';
 import { payoutProblems, toPayoutForm } from '../../../src/renderer/features/payouts/validate';
-import { createPayoutsStore } from '../../../src/renderer/features/payouts/payouts-store';
 
 const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
 const profile = { merchantId: 'm-1', merchantSiteId: 's-1' } as Profile;
 
+/** A payout form as the fields' text, by path ("amount", "customer.email", "paymentDetails.iban"). */
+function asTyped(form: PayoutCreateForm): Record<string, string> {
+  const { customer, paymentDetails, ...top } = form;
+  const text = (entries: [string, unknown][], prefix = '') => entries.filter(([key]) => key !== 'method' && key !== 'profileId').map(([key, value]) => [`${prefix}${key}`, String(value)] as const);
+  return Object.fromEntries([...text(Object.entries(top)), ...text(Object.entries(customer ?? {}), 'customer.'), ...text(Object.entries(paymentDetails ?? {}), 'paymentDetails.')]);
+}
+
 /** What main says about the same form: field → problem ({} when it would be sent). */
-function mainProblems(form: ReturnType<typeof toPayoutForm>): Record<string, string> {
+async function mainProblems(form: ReturnType<typeof toPayoutForm>): Promise<Record<string, string>> {
   try {
-    payoutCreateBody(form, { profile, notificationUrl: 'http://127.0.0.1:9/n/x', newReference: () => 'ref-1', referenceTaken: () => false });
+    await payoutCreateBody(form, { profile, notificationUrl: 'http://127.0.0.1:9/n/x', newReference: () => 'ref-1', referenceTaken: async () => false });
     return {};
   } catch (error) {
     if (error instanceof ServiceError) return error.fields ?? {};
@@ -44,7 +52,7 @@ describe('the manual payout form', () => {
     expect(payoutFields('open_banking').find((f) => f.path === 'merchantReference')?.required).toBe(false);
   });
 
-  it('finds the same problems main finds, under the same field names', () => {
+  it('finds the same problems main finds, under the same field names', async () => {
     const cases: { method: 'open_banking' | 'fps' | 'credit_card' | 'crypto'; values: Record<string, string> }[] = [
       { method: 'open_banking', values: { amount: '10.123', currency: 'EUR', country: 'DEU', 'customer.firstName': 'A', 'customer.lastName': 'B', 'customer.email': 'not-an-email', 'paymentDetails.iban': 'DE00', 'paymentDetails.bic': 'X' } },
       { method: 'fps', values: { amount: 'ten', currency: 'gbp', country: 'GBR', 'paymentDetails.sortCode': '12', 'paymentDetails.accountHolder': ' ' } },
@@ -56,22 +64,16 @@ describe('the manual payout form', () => {
       const mine = payoutProblems(form);
       expect(Object.keys(mine).length, c.method).toBeGreaterThan(1);
       // Main also reports the reference it would generate as fine; everything else agrees.
-      expect(mine, c.method).toEqual(mainProblems(form));
+      expect(mine, c.method).toEqual(await mainProblems(form));
     }
   });
 
-  it('accepts a complete form of every method, as main does', () => {
-    const details = {
-      credit_card: { 'paymentDetails.cardNum': '4111111111111111', 'paymentDetails.cardHolder': 'Ana Lima', 'paymentDetails.cardExpireMonth': '12', 'paymentDetails.cardExpireYear': CARD_YEAR },
-      open_banking: { 'paymentDetails.iban': 'DE89 3704 0044 0532 0130 00', 'paymentDetails.bic': 'COBADEFFXXX', 'paymentDetails.accountHolder': 'Ana Lima' },
-      crypto: { 'paymentDetails.walletAddress': '0x52908400098527886E0F7030069857D2E4169EE7', 'paymentDetails.network': 'ethereum' },
-      fps: { 'paymentDetails.sortCode': '401276', 'paymentDetails.accountNumber': '12345678', 'paymentDetails.accountHolder': 'Ana Lima' },
-    };
+  it('accepts a complete form of every method, as main does', async () => {
     for (const method of PAYOUT_METHODS) {
-      // Fields of another method typed earlier stay out of the form.
-      const form = toPayoutForm(method, { amount: method === 'crypto' ? '0.0000000001' : '10.50', currency: 'EUR', country: 'DEU', 'customer.firstName': 'Ana', 'customer.lastName': 'Lima', 'customer.email': 'ana@example.com', 'paymentDetails.walletAddress': method === 'crypto' ? details.crypto['paymentDetails.walletAddress'] : 'left-over', ...details[method] });
+      // The shared sample of this method as typed; a field of another method typed earlier stays out of the form.
+      const form = toPayoutForm(method, { 'paymentDetails.walletAddress': 'left-over', ...asTyped(payoutForm(method)) });
       expect(payoutProblems(form), method).toEqual({});
-      expect(mainProblems(form), method).toEqual({});
+      expect(await mainProblems(form), method).toEqual({});
     }
   });
 });
@@ -129,123 +131,29 @@ describe('the CSV preview', () => {
   });
 });
 
-const payout = (over: Partial<PayoutView>): PayoutView => ({
-  ...sharedViewFields,
-  method: 'fps',
-  amount: '9.99',
-  currency: 'GBP',
-  email: 'pay@example.com',
-  statusCode: 'P100',
-  statusMeaning: 'Payout initiated',
-  merchantReference: 'po-1',
-  payoutId: 'pout-1',
-  ...over,
-});
+describe('the heading of a sent payout', () => {
+  const sent = (over: Partial<PayoutView>) => payoutView({ email: 'bob+sC405@example.com', ...over });
 
-type Page = ListPage<PayoutView>;
-const fakeApi = (list: (input: Record<string, unknown>) => Page | Promise<Page>, count: (input: Record<string, unknown>) => number | Promise<number>) =>
-  fakeListApi<PayoutView>({ list: 'payouts:list', count: 'payouts:count', push: 'payouts:payout-changed' }, list, count);
 
-describe('the payouts list total', () => {
-  it('shows the first page without waiting for its total, and asks for the count only once the page is in', async () => {
-    const page = gate<Page>();
-    const counted = gate<number>();
-    const { api, calls } = fakeApi(
-      () => page.promise,
-      () => counted.promise,
-    );
-    const store = createPayoutsStore(api);
-    const shown = store.getState().showList({ methods: ['fps'], sort: 'oldest' });
-    await settle();
-    expect(calls.map((c) => c.channel)).toEqual(['payouts:list']); // no count competes with the page
-    expect(store.getState().list).toMatchObject({ loading: true, total: null });
-
-    page.open({ items: [payout({ id: 7 })], nextCursor: 'c1' });
-    await settle();
-    expect(store.getState().list).toMatchObject({ loading: false, counting: true, total: null });
-    expect(store.getState().list.rows.map((r) => r.id)).toEqual([7]);
-    // The count takes the filters only: no order, size or position.
-    expect(calls.map((c) => [c.channel, c.input])).toEqual([
-      ['payouts:list', { methods: ['fps'], sort: 'oldest', limit: 100 }],
-      ['payouts:count', { methods: ['fps'] }],
-    ]);
-
-    counted.open(200_000);
-    await shown;
-    expect(store.getState().list).toMatchObject({ counting: false, total: 200_000, countError: null });
+  it('says the send was accepted while the payout is pending, without the colour of success', () => {
+    expect(resultHeading('succeeded', sent({}))).toMatchObject({ stage: 'sent', color: 'blue', title: expect.stringContaining('waiting for its final result') });
   });
 
-  it('keeps the rows when the count fails, and says why', async () => {
-    const { api } = fakeApi(
-      () => ({ items: [payout({ id: 7 })], nextCursor: null }),
-      () => Promise.reject(new Error('main is busy')),
-    );
-    const store = createPayoutsStore(api);
-    await store.getState().showList({});
-    expect(store.getState().list).toMatchObject({ counting: false, total: null, countError: 'main is busy', error: null });
-    expect(store.getState().list.rows.map((r) => r.id)).toEqual([7]);
+  it('follows a declining notification, then shows the final decline in red once a status read verified it', () => {
+    const claimed = resultHeading('succeeded', sent({ lastNotifiedStatus: 'C405', claimState: 'unverified', verification: 'claimed' }));
+    expect(claimed).toMatchObject({ stage: 'claimed', color: 'yellow', title: 'Notified C405: being verified' });
+    const declined = resultHeading('succeeded', sent({ statusCode: 'C405', statusCategory: 'merchant_setup', final: true, lastNotifiedStatus: 'C405', lastVerifiedStatus: 'C405', claimState: 'verified', verification: 'verified' }));
+    expect(declined).toMatchObject({ stage: 'final', color: 'red', title: 'Payout failed: C405' });
+    expect(declined.text).toContain('Insufficient balance in the wallet for payout. Top up the payout wallet, then send a new payout.');
   });
 
-  it('drops the count of a query no longer shown', async () => {
-    const counted = gate<number>();
-    const { api } = fakeApi(
-      (input) => ({ items: [payout({ id: input.methods ? 9 : 1 })], nextCursor: null }),
-      (input) => (input.methods ? counted.promise : 5),
-    );
-    const store = createPayoutsStore(api);
-    const first = store.getState().showList({ methods: ['fps'] });
-    await settle();
-    await store.getState().showList({});
-    counted.open(42);
-    await first;
-    expect(store.getState().list).toMatchObject({ total: 5 });
-    expect(store.getState().list.rows.map((r) => r.id)).toEqual([1]);
+  it('shows a payout that succeeded in green, and contradicting answers in red', () => {
+    expect(resultHeading('succeeded', sent({ statusCode: 'P200', statusCategory: 'success', final: true, verification: 'verified' }))).toMatchObject({ stage: 'final', color: 'teal', title: 'Payout succeeded' });
+    expect(resultHeading('succeeded', sent({ statusCode: 'P200', final: true, mismatch: true, verification: 'mismatch' }))).toMatchObject({ stage: 'mismatch', color: 'red' });
   });
 
-  it('adds payouts that arrive live to a counted total only', async () => {
-    const counted = gate<number>();
-    const { api, push } = fakeApi(
-      () => ({ items: [payout({ id: 1 })], nextCursor: null }),
-      () => counted.promise,
-    );
-    const store = createPayoutsStore(api);
-    const shown = store.getState().showList({});
-    await settle();
-    push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
-    await settle();
-    expect(store.getState().list).toMatchObject({ total: null }); // the count will include it
-    expect(store.getState().list.rows.map((r) => r.id)).toEqual([2, 1]);
-    counted.open(2);
-    await shown;
-    push(payout({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
-    await settle();
-    expect(store.getState().list).toMatchObject({ total: 3 });
-  });
-});
-
-describe('live payouts in a list sorted oldest first', () => {
-  it('joins a new payout at the end once the last page is loaded, and leaves it to paging before', async () => {
-    const more = fakeApi(
-      () => ({ items: [payout({ id: 1 })], nextCursor: 'c1' }),
-      () => 1,
-    );
-    const paging = createPayoutsStore(more.api);
-    await paging.getState().showList({ sort: 'oldest' });
-    more.push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
-    await settle();
-    expect(paging.getState().list).toMatchObject({ total: 1 });
-    expect(paging.getState().list.rows.map((r) => r.id)).toEqual([1]);
-
-    const last = fakeApi(
-      () => ({ items: [payout({ id: 1 })], nextCursor: null }),
-      () => 1,
-    );
-    const ended = createPayoutsStore(last.api);
-    await ended.getState().showList({ sort: 'oldest' });
-    last.push(payout({ id: 3, createdAt: '2026-03-01T13:00:00.000Z' }));
-    last.push(payout({ id: 2, createdAt: '2026-03-01T12:00:00.000Z' }));
-    await settle();
-    expect(ended.getState().list).toMatchObject({ total: 3 });
-    expect(ended.getState().list.rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  it('keeps the send outcome when there is no payout row, or the send did not go through', () => {
+    expect(resultHeading('rejected', null)).toMatchObject({ stage: 'sent', color: 'red', title: 'The gateway refused the payout' });
+    expect(resultHeading('unknown', sent({ statusCode: null }))).toMatchObject({ stage: 'sent', color: 'yellow' });
   });
 });

@@ -6,7 +6,7 @@ import { validatePayinCreate, validatePayoutCreate } from '../../../src/shared/s
 import { PAYIN_METHODS, PAYOUT_METHODS } from '../../../src/shared/spec/methods';
 import { LosslessNumber } from '../../../src/shared/json';
 import { payinScenario, payoutScenario } from '../../../src/emulator/domain/scenario';
-import { samplePayinForm, samplePayoutForm } from '../../../src/renderer/features/playground/samples';
+import { samplePayinForm, samplePayoutForm } from '../../../src/shared/spec/samples';
 import { NO_SCENARIO, scenarioGroups, scenarioOf, withScenario } from '../../../src/renderer/features/playground/scenarios';
 import { formToJson, getField, jsonToForm, setField } from '../../../src/renderer/features/playground/request-json';
 

@@ -2,7 +2,7 @@
 // to payouts or one currency to another, and checks its filter before asking main.
 import { describe, expect, it } from 'vitest';
 import type { TotalsRow } from '../../../src/shared/contract';
-import { amountsByDay, countsByCategory, exactTotal, groupDigits, groupTotals } from '../../../src/renderer/features/reconciliation/totals-groups';
+import { amountsByDay, countsByCategory, exactTotal, groupTotals } from '../../../src/renderer/features/reconciliation/totals-groups';
 import { defaultFilter, filterProblems, totalsInput } from '../../../src/renderer/features/reconciliation/filter';
 import { codeListTarget } from '../../../src/renderer/features/codes/code-links';
 
@@ -62,17 +62,14 @@ describe('groupTotals', () => {
 });
 
 describe('exact amounts', () => {
-  it('keeps fiat at 2 decimals and crypto sums at every decimal they have', () => {
-    expect(exactTotal(['10.10', '20.20'])).toBe('30.30');
-    expect(exactTotal([])).toBe('0.00');
-    expect(exactTotal(['0.1000000000', '0.2'])).toBe('0.30');
-    expect(exactTotal(['0.0000000001', '1.00'])).toBe('1.0000000001');
-    expect(exactTotal(['999999999999999.99', '0.01'])).toBe('1000000000000000.00');
-  });
-
-  it('groups thousands in the exact text', () => {
-    expect(groupDigits('1234567.50')).toBe('1,234,567.50');
-    expect(groupDigits('999.0000000001')).toBe('999.0000000001');
+  it('writes a sum as its currency does: every decimal it has, at least the minor units', () => {
+    expect(exactTotal(['10.10', '20.20'], 'EUR')).toBe('30.30');
+    expect(exactTotal([], 'EUR')).toBe('0.00');
+    expect(exactTotal(['0.1000000000', '0.2'], 'EUR')).toBe('0.30');
+    expect(exactTotal(['0.0000000001', '1.00'], 'EUR')).toBe('1.0000000001');
+    expect(exactTotal(['999999999999999.99', '0.01'], 'EUR')).toBe('1000000000000000.00');
+    expect(exactTotal(['1000', '500'], 'JPY')).toBe('1500');
+    expect(exactTotal(['1.5', '0.25'], 'KWD')).toBe('1.750');
   });
 });
 

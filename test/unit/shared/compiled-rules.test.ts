@@ -121,8 +121,8 @@ describe('compiled rule tables', () => {
 
   test('a table is compiled once and can be applied any number of times', () => {
     const compiled = compileRules(PAYOUT_STATUS_FIELD_RULES);
-    const first = compiled.apply({ merchant_id: 'm' }, undefined);
-    expect(compiled.apply({ merchant_id: 'm' }, undefined)).toStrictEqual(first);
-    expect(first.map((i) => i.field)).toEqual(['payout_id']);
+    const first = compiled.apply({ payout_id: 'not-a-uuid' }, undefined);
+    expect(compiled.apply({ payout_id: 'not-a-uuid' }, undefined)).toStrictEqual(first);
+    expect(first.map((i) => i.field)).toEqual(['merchant_id', 'payout_id']);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isLosslessNumber, LosslessNumber, numberText, parseJson, stringifyJson } from '../../../src/shared/json';
-import { checkAmount, compareAmounts, formatAmount, parseDecimal, sumAmounts, toJsonAmount } from '../../../src/shared/money';
+import { amountText, checkAmount, compareAmounts, currencyScale, formatAmount, parseDecimal, sumAmounts, toJsonAmount } from '../../../src/shared/money';
 
 describe('exact JSON', () => {
   test('decimals keep their source text; safe integers become numbers', () => {
@@ -99,5 +99,38 @@ describe('money', () => {
     expect(formatAmount('123456789012345.1234567891', 10)).toBe('123456789012345.1234567891');
     expect(() => formatAmount('10.505', 2)).toThrow(RangeError);
     expect(() => formatAmount('abc', 2)).toThrow(RangeError);
+  });
+});
+
+describe('amounts as their currency writes them (issue 13, point 9)', () => {
+  test('the scale is ISO 4217 minor units, two for a code the table does not know', () => {
+    expect(['EUR', 'JPY', 'KWD', 'CLF', 'eur', 'BTC'].map(currencyScale)).toEqual([2, 0, 3, 4, 2, 2]);
+  });
+
+  test('every significant digit, never fewer decimals than the currency has', () => {
+    expect(amountText('15.7', 'EUR')).toBe('15.70');
+    expect(amountText('15.70', 'EUR')).toBe('15.70');
+    expect(amountText('15.700000', 'EUR')).toBe('15.70');
+    expect(amountText('1000.00', 'JPY')).toBe('1000');
+    expect(amountText('1000.5', 'JPY')).toBe('1000.5');
+    expect(amountText('1.5', 'KWD')).toBe('1.500');
+    expect(amountText('0.0000000123', 'EUR')).toBe('0.0000000123');
+    expect(amountText('123456789012345.1234567891', 'USD')).toBe('123456789012345.1234567891');
+    expect(() => amountText('15,70', 'EUR')).toThrow(RangeError);
+  });
+
+  test('property: the same value always gives the same text, equal in value, never rounded', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 4 }), fc.constantFrom('EUR', 'JPY', 'KWD', 'CLF'), (units, scale, zeros, currency) => {
+        const digits = units.toString().padStart(scale + 1, '0');
+        const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+        const padded = `${text}${scale === 0 && zeros > 0 ? '.' : ''}${'0'.repeat(zeros)}`;
+        const out = amountText(padded, currency);
+        expect(out).toBe(amountText(text, currency));
+        expect(compareAmounts(out, text)).toBe(0);
+        expect(out.split('.')[1]?.length ?? 0).toBeGreaterThanOrEqual(currencyScale(currency));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

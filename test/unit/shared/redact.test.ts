@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBody, requestHash } from '../../../src/main/gateway/attempt-body';
-import { maskPan, sanitizeRequest } from '../../../src/shared/redact';
+import { holdsPan, maskPan, maskPansIn, redact, redactForStorage, sanitizeRequest } from '../../../src/shared/redact';
 import { jsonAmount, serializeCreateBody } from '../../../src/main/gateway/serialize';
 import { LosslessNumber } from '../../../src/shared/json';
-import { TEST_CARD, payinBody, payoutBody, tokenChargeBody, tokenizationBody } from '../../helpers/gateway-bodies';
+import { TEST_CARD, payinBody, payoutBody, tokenChargeBody, tokenizationBody } from '../../helpers/fixtures';
 
 const m = { merchant_id: 'mer_1', merchant_site_id: 'site_1' };
 
@@ -124,5 +124,61 @@ describe('stray card numbers', () => {
     const { body, replayable } = sanitizeRequest({ ...payinBody(m, 'blik', 'r1'), request_id: '1234567890123', mobile: '+4915112345678' });
     expect(body).toMatchObject({ request_id: '1234567890123', mobile: '+4915112345678' });
     expect(replayable).toBe(true);
+  });
+});
+
+describe('the safety net never touches an id, a reference or an amount (issue 13, point 4)', () => {
+  // Digit groups of these pass Luhn across the hyphens: the old masker rewrote them.
+  const uuids = ['cabdb3bd-d47c-4999-8779-1974237d4f2a', 'cabdb3bd-d47c-4999-8779-197423712345', '12345678-1234-1234-1234-123456789012'];
+
+  it.each(uuids)('keeps %s in text, in any field and as JSON text', (uuid) => {
+    expect(maskPansIn(`payin ${uuid} failed`)).toBe(`payin ${uuid} failed`);
+    expect(redact({ anything: uuid, message: `id ${uuid}`, nested: [uuid] })).toEqual({ anything: uuid, message: `id ${uuid}`, nested: [uuid] });
+    expect(maskPansIn(JSON.stringify({ payin_id: uuid }))).toBe(JSON.stringify({ payin_id: uuid }));
+  });
+
+  it('keeps digit runs glued to a letter, digit, "_", "-" or "+", and decimal amounts', () => {
+    for (const text of ['order-4111111111111111', 'inv_4111111111111111', 'x4111111111111111', '4111111111111111-2', '+4111111111111111', '1234567890123.45', '0.4111111111111111', 'amount 4111111111111.5 EUR']) {
+      expect(maskPansIn(text), text).toBe(text);
+    }
+  });
+
+  it('masks a card number standing apart, plain, spaced or dashed, and each of a comma-separated pair', () => {
+    expect(maskPansIn('card 4111 1111 1111 1111.')).toBe('card 411111******1111.');
+    expect(maskPansIn('"4111-1111-1111-1111"')).toBe('"411111******1111"');
+    expect(maskPansIn('4111111111111111,5555555555554444')).toBe('411111******1111,555555******4444');
+    expect(maskPansIn('qty 1 4111 1111 1111 1111')).toBe('qty 1 411111******1111');
+    expect(maskPansIn('12-4111111111111111 and 12 4111111111111111')).toBe('12-4111111111111111 and 12 411111******1111');
+    expect(holdsPan('pay 4111111111111111 now')).toBe(true);
+    expect(holdsPan('cabdb3bd-d47c-4999-8779-1974237d4f2a')).toBe(false);
+  });
+
+  it('scans a hostile 256 KiB text in linear time', () => {
+    for (const text of ['1 '.repeat(131_072), '1-'.repeat(131_072), `${'1'.repeat(262_143)}.5`, '4111 1111 1111 1111 '.repeat(13_000)]) {
+      const started = performance.now();
+      maskPansIn(text);
+      // Quadratic work on these would take minutes; linear takes well under a second on a quiet machine.
+      expect(performance.now() - started).toBeLessThan(3_000);
+    }
+  });
+
+  it('keeps identifier, reference, key and amount fields byte for byte, even when they are all digits', () => {
+    const exact = { request_id: '4111111111111111', merchantReference: '4111111111111111', payinId: '4111111111111111', idempotencyKey: '4111111111111111', amount: new LosslessNumber('4111111111111.50'), tokenRef: '4111111111111111' };
+    expect(redact(exact)).toEqual(exact);
+    expect(redactForStorage(exact)).toEqual(exact);
+  });
+
+  it('masks a card number sent as a JSON number, and one too long to be exact', () => {
+    const out = redact({ n: 4111111111111111, big: new LosslessNumber('4111111111111111110'), rounded: Number('41111111111111111111') }) as Record<string, unknown>;
+    expect(out).toMatchObject({ n: '411111******1111', big: '411111*********1110' });
+    // JSON.parse rounded it: its digits cannot be checked, so it is masked anyway.
+    expect(out.rounded).toMatch(/^411111\*{10}\d{4}$/);
+    expect(redact({ count: 1234567890123, status_code: 200 })).toEqual({ count: 1234567890123, status_code: 200 });
+  });
+
+  it('shows text masked in every field, but stores a request with its URLs and unknown fields as sent', () => {
+    const body = { success_url: 'https://shop.example/?card=4111111111111111', note: 'x' };
+    expect(redact(body)).toEqual({ success_url: 'https://shop.example/?card=411111******1111', note: 'x' });
+    expect(redactForStorage(body)).toEqual(body);
   });
 });

@@ -13,10 +13,11 @@
 // that fails before its request leaves takes its try back (markUnsent); only a crash between that
 // commit and the send leaves a try counted that did not leave, which no one could tell from a
 // crash mid-send: both are settled the same way, under the same key.
-import type { Statement } from 'better-sqlite3';
-import type { Ledger } from '../connection';
-import { redact as redactForLedger } from '../../../shared/redact';
-import { canonicalJson, isoTime, sha256Hex, StatementCache, systemClock, toFlag, type Clock } from '../support';
+import { isUniqueViolation, type Sql } from '../engine/types';
+import { notHeldBy } from './instances';
+import { placeholders } from './page';
+import { redactForStorage } from '../../../shared/redact';
+import { canonicalJson, isoTime, sha256Hex, systemClock, toFlag, type Clock } from '../support';
 
 export type AttemptKind = 'payin' | 'payout' | 'tokenization' | 'token_charge';
 export type AttemptState = 'prepared' | 'sending' | 'succeeded' | 'rejected' | 'unknown';
@@ -44,10 +45,13 @@ export interface Attempt {
   updatedAt: string;
   lastSentAt: string | null;
   completedAt: string | null;
+  /** What the last automatic try to settle it found (start-up, the sweep), and when. */
+  settleNote: string | null;
+  settleTriedAt: string | null;
 }
 
 /** What a transaction's view shows of its create attempt. */
-export type AttemptSummary = Pick<Attempt, 'id' | 'idempotencyKey' | 'state'>;
+export type AttemptSummary = Pick<Attempt, 'id' | 'idempotencyKey' | 'state' | 'settleNote'>;
 
 /** An attempt whose body the caller already sanitized and hashed (the gateway's AttemptRunner). */
 export interface RecordAttempt {
@@ -128,6 +132,8 @@ interface AttemptRow {
   updated_at: string;
   last_sent_at: string | null;
   completed_at: string | null;
+  settle_note: string | null;
+  settle_tried_at: string | null;
 }
 
 const toAttempt = (r: AttemptRow): Attempt => ({
@@ -149,6 +155,8 @@ const toAttempt = (r: AttemptRow): Attempt => ({
   updatedAt: r.updated_at,
   lastSentAt: r.last_sent_at,
   completedAt: r.completed_at,
+  settleNote: r.settle_note,
+  settleTriedAt: r.settle_tried_at,
 });
 
 /**
@@ -157,35 +165,29 @@ const toAttempt = (r: AttemptRow): Attempt => ({
  * or the hidden PAN digits. The client keeps the exact body in memory for its retries.
  */
 export function storedRequest(body: unknown): { text: string; hash: string; replayable: boolean } {
-  const text = canonicalJson(redactForLedger(body));
+  const text = canonicalJson(redactForStorage(body));
   return { text, hash: sha256Hex(text), replayable: text === canonicalJson(body) };
 }
 
-/** Distinct statements kept compiled: every text here is fixed but move()'s, one per column set (a handful). */
-const CACHED_STATEMENTS = 32;
-
 export class AttemptsRepository {
-  private readonly statements: StatementCache;
-
+  /**
+   * @param instance the instance (this process, repositories/instances.ts) recorded as the claimer
+   * of every send it starts (claimed_by), so recovery takes over only a dead instance's claims.
+   */
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Sql,
     private readonly now: Clock = systemClock,
-  ) {
-    this.statements = new StatementCache(db, CACHED_STATEMENTS);
-  }
-
-  private sql(text: string): Statement {
-    return this.statements.sql(text);
-  }
+    private readonly instance: string | null = null,
+  ) {}
 
   /**
    * Records the intent before sending, from the raw body. Preparing the same key with the same
    * body again returns the existing attempt (a redo of the same step); another body is refused.
    */
-  prepare(input: PrepareAttempt): Attempt {
+  async prepare(input: PrepareAttempt): Promise<Attempt> {
     const { text, hash, replayable } = storedRequest(input.body);
-    return this.db.transaction(() => {
-      const existing = this.byKey(input.idempotencyKey);
+    return this.db.transaction(async () => {
+      const existing = await this.byKey(input.idempotencyKey);
       if (existing) {
         if (existing.requestHash !== hash || existing.profileId !== input.profileId || existing.kind !== input.kind) {
           throw new IdempotencyConflictError(input.idempotencyKey);
@@ -193,21 +195,24 @@ export class AttemptsRepository {
         return existing;
       }
       return this.record({ ...input, requestHash: hash, requestBody: text, replayable });
-    })();
+    });
   }
 
   /** Records a new attempt already sanitized by the caller. A key that exists is refused. */
-  record(input: RecordAttempt): Attempt {
+  async record(input: RecordAttempt): Promise<Attempt> {
     const at = isoTime(this.now());
     const sending = input.state === 'sending';
+    // A claim names the instance sending it; a prepared attempt has no claimer yet.
+    const claimer = sending ? { column: ', claimed_by', value: ', ?', params: [this.instance] } : { column: '', value: '', params: [] };
     try {
-      const id = this.sql(
-        `INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, try_count, last_sent_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), sending ? 'sending' : 'prepared', sending ? 1 : 0, sending ? at : null, at, at).lastInsertRowid;
-      return this.byIdOrThrow(Number(id));
+      // A savepoint of its own: a refused key leaves the caller's transaction usable (PostgreSQL).
+      const inserted = await this.db.transaction(() =>
+        this.db.get<{ id: number }>(`INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, try_count, last_sent_at, created_at, updated_at${claimer.column})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${claimer.value}) RETURNING id`, [input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), sending ? 'sending' : 'prepared', sending ? 1 : 0, sending ? at : null, at, at, ...claimer.params]),
+      );
+      return await this.byIdOrThrow(inserted!.id);
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new IdempotencyConflictError(input.idempotencyKey);
+      if (isUniqueViolation(error)) throw new IdempotencyConflictError(input.idempotencyKey);
       throw error;
     }
   }
@@ -217,13 +222,11 @@ export class AttemptsRepository {
    * resume). False, with nothing changed, in any other state: another send is in flight, or the
    * attempt is final.
    */
-  markSending(key: string): boolean {
+  async markSending(key: string): Promise<boolean> {
     const at = isoTime(this.now());
-    const result = this.sql(
-      `UPDATE attempts SET state = 'sending', try_count = try_count + 1, last_sent_at = ?, updated_at = ?
-       WHERE idempotency_key = ? AND state IN ('prepared', 'unknown')`,
-    ).run(at, at, key);
-    return result.changes === 1;
+    const result = (await this.db.run(`UPDATE attempts SET state = 'sending', try_count = try_count + 1, last_sent_at = ?, claimed_by = ?, updated_at = ?
+       WHERE idempotency_key = ? AND state IN ('prepared', 'unknown')`, [at, this.instance, at, key]));
+    return result === 1;
   }
 
   /**
@@ -231,25 +234,25 @@ export class AttemptsRepository {
    * and the try counted by record() taken back, so the attempt shows no send it never made.
    * Refused for anything but a claim before its first send ("sending", one try).
    */
-  markUnsent(key: string, failure: { error: string }): Attempt {
-    return this.db.transaction(() => {
-      const current = this.byKey(key);
+  async markUnsent(key: string, failure: { error: string }): Promise<Attempt> {
+    return this.db.transaction(async () => {
+      const current = await this.lockedByKey(key);
       if (current?.state !== 'sending') throw new AttemptStateError(key, current?.state ?? 'missing', 'unknown');
       if (current.tryCount !== 1) throw new RangeError(`attempt ${key} has ${current.tryCount} tries: not a claim before its first send`);
-      this.sql("UPDATE attempts SET state = 'unknown', try_count = 0, last_sent_at = NULL, error = ?, updated_at = ? WHERE id = ?").run(failure.error, isoTime(this.now()), current.id);
+      await this.db.run("UPDATE attempts SET state = 'unknown', try_count = 0, last_sent_at = NULL, error = ?, updated_at = ? WHERE id = ?", [failure.error, isoTime(this.now()), current.id]);
       return this.byIdOrThrow(current.id);
-    })();
+    });
   }
 
-  markSucceeded(key: string, answer: AttemptAnswer): Attempt {
+  async markSucceeded(key: string, answer: AttemptAnswer): Promise<Attempt> {
     return this.finish(key, 'succeeded', answer);
   }
 
-  markRejected(key: string, answer: AttemptAnswer): Attempt {
+  async markRejected(key: string, answer: AttemptAnswer): Promise<Attempt> {
     return this.finish(key, 'rejected', answer);
   }
 
-  markUnknown(key: string, failure: { error: string; httpStatus?: number | null; responseBody?: string | null }): Attempt {
+  async markUnknown(key: string, failure: { error: string; httpStatus?: number | null; responseBody?: string | null }): Promise<Attempt> {
     return this.move(key, 'unknown', {
       http_status: failure.httpStatus ?? null,
       response_body: failure.responseBody ?? null,
@@ -257,13 +260,18 @@ export class AttemptsRepository {
     });
   }
 
-  byKey(key: string): Attempt | undefined {
-    const row = this.sql('SELECT * FROM attempts WHERE idempotency_key = ?').get(key) as AttemptRow | undefined;
+  /** Records what an automatic try to settle the attempt found; its state is the runner's to move. */
+  async noteSettle(key: string, note: string): Promise<void> {
+    await this.db.run('UPDATE attempts SET settle_note = ?, settle_tried_at = ? WHERE idempotency_key = ?', [note, isoTime(this.now()), key]);
+  }
+
+  async byKey(key: string): Promise<Attempt | undefined> {
+    const row = (await this.db.get('SELECT * FROM attempts WHERE idempotency_key = ?', [key])) as AttemptRow | undefined;
     return row && toAttempt(row);
   }
 
-  byId(id: number): Attempt | undefined {
-    const row = this.sql('SELECT * FROM attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+  async byId(id: number): Promise<Attempt | undefined> {
+    const row = (await this.db.get('SELECT * FROM attempts WHERE id = ?', [id])) as AttemptRow | undefined;
     return row && toAttempt(row);
   }
 
@@ -271,28 +279,48 @@ export class AttemptsRepository {
    * The key and state of every attempt named, in one query however many (a list page shows them
    * for each row); without the request and response bodies, which a list never shows.
    */
-  summaries(ids: readonly number[]): Map<number, AttemptSummary> {
+  async summaries(ids: readonly number[]): Promise<Map<number, AttemptSummary>> {
     const found = new Map<number, AttemptSummary>();
     if (ids.length === 0) return found;
-    const rows = this.sql('SELECT id, idempotency_key, state FROM attempts WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(ids)) as Pick<AttemptRow, 'id' | 'idempotency_key' | 'state'>[];
-    for (const r of rows) found.set(r.id, { id: r.id, idempotencyKey: r.idempotency_key, state: r.state });
+    const rows = await this.db.all<Pick<AttemptRow, 'id' | 'idempotency_key' | 'state' | 'settle_note'>>(`SELECT id, idempotency_key, state, settle_note FROM attempts WHERE id IN (${placeholders(ids)})`, ids);
+    for (const r of rows) found.set(r.id, { id: r.id, idempotencyKey: r.idempotency_key, state: r.state, settleNote: r.settle_note });
     return found;
   }
 
   /** Every attempt made for one request_id / merchantReference, oldest first. */
-  forReference(profileId: string, reference: string): Attempt[] {
+  async forReference(profileId: string, reference: string): Promise<Attempt[]> {
     return (
-      this.sql('SELECT * FROM attempts WHERE reference = ? AND profile_id = ? ORDER BY id').all(reference, profileId) as AttemptRow[]
+      (await this.db.all('SELECT * FROM attempts WHERE reference = ? AND profile_id = ? ORDER BY id', [reference, profileId])) as AttemptRow[]
     ).map(toAttempt);
   }
 
+  /**
+   * Sends interrupted by the death of their process: every "sending" attempt that no instance of
+   * `alive` claimed becomes "unknown" (with `error`), at most `limit` of them. Returns their keys.
+   * A compare-and-set per row (still "sending", still not a live instance's), so two instances
+   * taking over the same dead one move each attempt once, and a live claim is never touched. On
+   * PostgreSQL the rows are locked in id order first, as every taker locks them: two takers wait
+   * for each other instead of deadlocking (a multi-row UPDATE locks in whatever order it scans).
+   */
+  async takeOverClaims(alive: readonly string[], error: string, limit = 1000): Promise<string[]> {
+    const free = notHeldBy('claimed_by', alive);
+    const at = isoTime(this.now());
+    const lock = this.db.engine === 'postgres' ? ' FOR UPDATE' : '';
+    const rows = await this.db.all<{ idempotency_key: string }>(
+      `UPDATE attempts SET state = 'unknown', error = ?, updated_at = ?
+       WHERE id IN (SELECT id FROM attempts WHERE state = 'sending' AND ${free.sql} ORDER BY id LIMIT ?${lock}) AND state = 'sending' AND ${free.sql}
+       RETURNING idempotency_key`,
+      [error, at, ...free.params, limit, ...free.params],
+    );
+    return rows.map((row) => row.idempotency_key);
+  }
+
   /** Attempts in one state, oldest first; prepared / sending / unknown are indexed for recovery. */
-  byState(state: AttemptState, profileId?: string, limit = 1000): Attempt[] {
+  async byState(state: AttemptState, profileId?: string, limit = 1000): Promise<Attempt[]> {
     const rows = (
       profileId === undefined
-        ? this.sql('SELECT * FROM attempts WHERE state = ? ORDER BY id LIMIT ?').all(state, limit)
-        : this.sql('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?').all(state, profileId, limit)
+        ? (await this.db.all('SELECT * FROM attempts WHERE state = ? ORDER BY id LIMIT ?', [state, limit]))
+        : (await this.db.all('SELECT * FROM attempts WHERE state = ? AND profile_id = ? ORDER BY id LIMIT ?', [state, profileId, limit]))
     ) as AttemptRow[];
     return rows.map(toAttempt);
   }
@@ -301,28 +329,22 @@ export class AttemptsRepository {
    * Succeeded attempts whose pay-in or payout never received the answer (the process stopped
    * between recording the answer and applying it): at start-up the stored answer is applied again.
    */
-  succeededWithoutAnswer(limit = 1000): string[] {
-    const rows = this.db
-      .prepare(
-        `SELECT a.idempotency_key AS key FROM payins p JOIN attempts a ON a.id = p.attempt_id WHERE p.status_code IS NULL AND a.state = 'succeeded'
+  async succeededWithoutAnswer(limit = 1000): Promise<string[]> {
+    const rows = (await this.db.all(`SELECT a.idempotency_key AS key FROM payins p JOIN attempts a ON a.id = p.attempt_id WHERE p.status_code IS NULL AND a.state = 'succeeded'
          UNION ALL
          SELECT a.idempotency_key AS key FROM payouts p JOIN attempts a ON a.id = p.attempt_id WHERE p.status_code IS NULL AND a.state = 'succeeded'
-         LIMIT ?`,
-      )
-      .all(limit) as { key: string }[];
+         LIMIT ?`, [limit])) as { key: string }[];
     return rows.map((r) => r.key);
   }
 
   /** Attempts whose outcome is not settled (for recovery after a restart), oldest first. */
-  unresolved(limit = 1000): Attempt[] {
+  async unresolved(limit = 1000): Promise<Attempt[]> {
     return (
-      this.db
-        .prepare("SELECT * FROM attempts WHERE state IN ('prepared', 'sending', 'unknown') ORDER BY id LIMIT ?")
-        .all(limit) as AttemptRow[]
+      (await this.db.all("SELECT * FROM attempts WHERE state IN ('prepared', 'sending', 'unknown') ORDER BY id LIMIT ?", [limit])) as AttemptRow[]
     ).map(toAttempt);
   }
 
-  private finish(key: string, to: 'succeeded' | 'rejected', answer: AttemptAnswer): Attempt {
+  private finish(key: string, to: 'succeeded' | 'rejected', answer: AttemptAnswer): Promise<Attempt> {
     return this.move(key, to, {
       http_status: answer.httpStatus,
       response_body: answer.responseBody,
@@ -332,18 +354,25 @@ export class AttemptsRepository {
     });
   }
 
-  private move(key: string, to: AttemptState, columns: Record<string, string | number | null>): Attempt {
-    return this.db.transaction(() => {
-      const current = this.byKey(key);
+  private async move(key: string, to: AttemptState, columns: Record<string, string | number | null>): Promise<Attempt> {
+    return this.db.transaction(async () => {
+      const current = await this.lockedByKey(key);
       if (!current || !allowedFrom[to].includes(current.state)) throw new AttemptStateError(key, current?.state ?? 'missing', to);
       const names = Object.keys(columns);
-      this.sql(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`).run(to, isoTime(this.now()), ...Object.values(columns), current.id);
+      await this.db.run(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`, [to, isoTime(this.now()), ...Object.values(columns), current.id]);
       return this.byIdOrThrow(current.id);
-    })();
+    });
   }
 
-  private byIdOrThrow(id: number): Attempt {
-    const attempt = this.byId(id);
+  /** The attempt, its row locked until the transaction ends (PostgreSQL): two processes never both move it. */
+  private async lockedByKey(key: string): Promise<Attempt | undefined> {
+    const lock = this.db.engine === 'postgres' ? ' FOR UPDATE' : '';
+    const row = await this.db.get<AttemptRow>(`SELECT * FROM attempts WHERE idempotency_key = ?${lock}`, [key]);
+    return row && toAttempt(row);
+  }
+
+  private async byIdOrThrow(id: number): Promise<Attempt> {
+    const attempt = await this.byId(id);
     if (!attempt) throw new RangeError(`no attempt ${id}`);
     return attempt;
   }

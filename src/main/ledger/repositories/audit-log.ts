@@ -3,9 +3,10 @@
 // with the triggers dropped) breaks the chain at that row. Truncating the newest rows is only
 // detectable against a head recorded elsewhere: pass it to verify() as `expectedHead`.
 import { GENESIS_HASH } from '../migrations/0005_audit_log';
-import type { Ledger } from '../connection';
-import { redact as redactForLedger } from '../../../shared/redact';
+import type { Sql } from '../engine/types';
+import { redactForStorage } from '../../../shared/redact';
 import { canonicalJson, isoTime, sha256Hex, systemClock, type Clock } from '../support';
+import { placeholders } from './page';
 
 export interface AuditEntry {
   seq: number;
@@ -63,68 +64,82 @@ export function auditHash(prevHash: string, r: Omit<AuditRow, 'prev_hash' | 'has
 
 export class AuditLog {
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Sql,
     private readonly now: Clock = systemClock,
+    /** On a team server, the person whose request is served: an action of 'user' is recorded as theirs (their username). */
+    private readonly person: () => string | undefined = () => undefined,
   ) {}
 
-  append(entry: NewAuditEntry): AuditEntry {
-    return this.db.transaction(() => {
-      const head = this.head();
+  async append(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.db.transaction(async () => {
+      // Two processes on one PostgreSQL ledger append one at a time (SQLite's write lock does it there).
+      await this.db.lock('audit');
+      const head = await this.head();
       const row = {
         seq: (head?.seq ?? 0) + 1,
         at: isoTime(this.now()),
-        actor: entry.actor,
+        actor: entry.actor === 'user' ? (this.person() ?? 'user') : entry.actor,
         action: entry.action,
         profile_id: entry.profileId ?? null,
         subject: entry.subject ?? null,
-        details: canonicalJson(redactForLedger(entry.details ?? {})),
+        details: canonicalJson(redactForStorage(entry.details ?? {})),
       };
       const prevHash = head?.hash ?? GENESIS_HASH;
       const hash = auditHash(prevHash, row);
-      this.db
-        .prepare('INSERT INTO audit_log (seq, at, actor, action, profile_id, subject, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(row.seq, row.at, row.actor, row.action, row.profile_id, row.subject, row.details, prevHash, hash);
+      await this.db.run('INSERT INTO audit_log (seq, at, actor, action, profile_id, subject, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [row.seq, row.at, row.actor, row.action, row.profile_id, row.subject, row.details, prevHash, hash]);
       return toEntry({ ...row, prev_hash: prevHash, hash });
-    })();
+    });
   }
 
-  head(): { seq: number; hash: string } | null {
-    const row = this.db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+  async head(): Promise<{ seq: number; hash: string } | null> {
+    const row = (await this.db.get('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')) as { seq: number; hash: string } | undefined;
     return row ?? null;
   }
 
   /** Newest first. */
-  list(options: { beforeSeq?: number; limit?: number } = {}): AuditEntry[] {
-    const rows = this.db
-      .prepare('SELECT * FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?')
-      .all(options.beforeSeq ?? Number.MAX_SAFE_INTEGER, Math.min(options.limit ?? 100, 1000)) as AuditRow[];
+  async list(options: { beforeSeq?: number; limit?: number } = {}): Promise<AuditEntry[]> {
+    const rows = (await this.db.all('SELECT * FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?', [options.beforeSeq ?? Number.MAX_SAFE_INTEGER, Math.min(options.limit ?? 100, 1000)])) as AuditRow[];
     return rows.map(toEntry);
   }
 
+  /** Entries about any of these subjects in this profile (or in none), oldest first, without their chain hashes. */
+  async forSubjects(profileId: string, subjects: readonly string[]): Promise<Omit<AuditEntry, 'prevHash' | 'hash'>[]> {
+    if (subjects.length === 0) return [];
+    const rows = (await this.db.all(`SELECT * FROM audit_log WHERE subject IN (${placeholders(subjects)}) AND (profile_id = ? OR profile_id IS NULL) ORDER BY seq`, [...subjects, profileId])) as AuditRow[];
+    return rows.map(toEntry).map(({ prevHash: _prevHash, hash: _hash, ...entry }) => entry);
+  }
+
   /** Walks the whole chain in order and reports the first row that does not hold. */
-  verify(expectedHead?: { seq: number; hash: string }): ChainVerdict {
+  async verify(expectedHead?: { seq: number; hash: string }): Promise<ChainVerdict> {
     let prevHash = GENESIS_HASH;
     let expectedSeq = 1;
     let count = 0;
-    for (const row of this.db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate() as IterableIterator<AuditRow>) {
-      if (row.seq !== expectedSeq) return { ok: false, brokenAt: row.seq, reason: `row ${expectedSeq} is missing` };
-      if (row.prev_hash !== prevHash) return { ok: false, brokenAt: row.seq, reason: 'prev_hash does not match the previous row' };
-      if (auditHash(prevHash, row) !== row.hash) return { ok: false, brokenAt: row.seq, reason: 'content does not match its hash' };
-      prevHash = row.hash;
-      expectedSeq++;
-      count++;
+    // In pages, so a long log is never held in memory at once.
+    for (let rows = await this.chainPage(0); rows.length > 0; rows = await this.chainPage(rows.at(-1)!.seq)) {
+      for (const row of rows) {
+        if (row.seq !== expectedSeq) return { ok: false, brokenAt: row.seq, reason: `row ${expectedSeq} is missing` };
+        if (row.prev_hash !== prevHash) return { ok: false, brokenAt: row.seq, reason: 'prev_hash does not match the previous row' };
+        if (auditHash(prevHash, row) !== row.hash) return { ok: false, brokenAt: row.seq, reason: 'content does not match its hash' };
+        prevHash = row.hash;
+        expectedSeq++;
+        count++;
+      }
     }
     const head = count > 0 ? { seq: expectedSeq - 1, hash: prevHash } : null;
     if (expectedHead && (head === null || head.seq < expectedHead.seq)) {
       return { ok: false, brokenAt: (head?.seq ?? 0) + 1, reason: `rows after ${head?.seq ?? 0} are missing (expected head ${expectedHead.seq})` };
     }
-    if (expectedHead && head && this.hashAt(expectedHead.seq) !== expectedHead.hash) {
+    if (expectedHead && head && (await this.hashAt(expectedHead.seq)) !== expectedHead.hash) {
       return { ok: false, brokenAt: expectedHead.seq, reason: 'row does not match the recorded head' };
     }
     return { ok: true, count, head };
   }
 
-  private hashAt(seq: number): string | undefined {
-    return (this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(seq) as { hash: string } | undefined)?.hash;
+  private chainPage(afterSeq: number): Promise<AuditRow[]> {
+    return this.db.all<AuditRow>('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT 5000', [afterSeq]);
+  }
+
+  private async hashAt(seq: number): Promise<string | undefined> {
+    return ((await this.db.get('SELECT hash FROM audit_log WHERE seq = ?', [seq])) as { hash: string } | undefined)?.hash;
   }
 }

@@ -1,10 +1,25 @@
 // Raw notifications exactly as received (bytes, headers, source, time), then what became of them.
 // The listener inserts them, many per transaction (group commit); the apply step sets the outcome.
-import type { Ledger } from '../connection';
+import type { Sql } from '../engine/types';
 import { isoTime, systemClock, type Clock } from '../support';
+import { Conditions, cursorNumber, MAX_PAGE_SIZE, toPage, type PageAfter, type Page } from './page';
 
-export const OUTCOMES = ['pending', 'applied', 'duplicate', 'orphan', 'mismatch', 'malformed'] as const;
+/**
+ * What became of a notification. 'stale' (older news than the status already held: it changed
+ * nothing) is stored as outcome 'applied' with stale = 1, since the outcome column's CHECK predates
+ * it (migration 0011); everything here reads and writes it as its own outcome.
+ */
+export const OUTCOMES = ['pending', 'applied', 'stale', 'duplicate', 'orphan', 'mismatch', 'malformed'] as const;
 export type NotificationOutcome = (typeof OUTCOMES)[number];
+
+/** The SQL condition of a set of outcomes, 'applied' and 'stale' told apart by the stale flag. */
+function outcomeCondition(outcomes: readonly NotificationOutcome[]): { sql: string; params: string[] } {
+  const plain = outcomes.filter((o) => o !== 'applied' && o !== 'stale');
+  const terms = plain.length > 0 ? [`outcome IN (${plain.map(() => '?').join(', ')})`] : [];
+  if (outcomes.includes('applied')) terms.push("(outcome = 'applied' AND stale = 0)");
+  if (outcomes.includes('stale')) terms.push("(outcome = 'applied' AND stale = 1)");
+  return { sql: `(${terms.join(' OR ')})`, params: plain };
+}
 
 export interface NewNotification {
   profileId: string;
@@ -34,7 +49,12 @@ export interface StoredNotification extends Omit<NewNotification, 'outcome'> {
   payoutRowId: number | null;
   tokenRowId: number | null;
   processedAt: string | null;
+  /** When the retention rule dropped the body and headers (an orphan's; the row and its facts stay). */
+  rawPrunedAt: string | null;
 }
+
+/** A stored notification without its raw material (body and headers): what lists and pushes need. */
+export type NotificationSummaryRecord = Omit<StoredNotification, 'body' | 'rawHeaders'>;
 
 export interface OutcomeLinks {
   detail?: string | null;
@@ -58,21 +78,27 @@ interface NotificationRow {
   request_ref: string | null;
   status_code: string | null;
   dedupe_key: string | null;
-  outcome: NotificationOutcome;
+  outcome: Exclude<NotificationOutcome, 'stale'>;
+  stale: number;
   detail: string | null;
   payin_row_id: number | null;
   payout_row_id: number | null;
   token_row_id: number | null;
   processed_at: string | null;
+  raw_pruned_at: string | null;
 }
 
-const toNotification = (r: NotificationRow): StoredNotification => ({
+type SummaryRow = Omit<NotificationRow, 'body' | 'raw_headers'>;
+
+/** Every column but the raw ones, so a list never reads a body off the disk. */
+const SUMMARY_COLUMNS = `id, profile_id, received_at, source_address, body_size, body_truncated, answer_status, event, transaction_ref,
+  request_ref, status_code, dedupe_key, outcome, stale, detail, payin_row_id, payout_row_id, token_row_id, processed_at, raw_pruned_at`;
+
+const toSummary = (r: SummaryRow): NotificationSummaryRecord => ({
   id: r.id,
   profileId: r.profile_id,
   receivedAt: r.received_at,
   sourceAddress: r.source_address,
-  rawHeaders: JSON.parse(r.raw_headers) as string[],
-  body: r.body,
   bodySize: r.body_size,
   bodyTruncated: r.body_truncated === 1,
   answerStatus: r.answer_status,
@@ -81,170 +107,201 @@ const toNotification = (r: NotificationRow): StoredNotification => ({
   requestRef: r.request_ref,
   statusCode: r.status_code,
   dedupeKey: r.dedupe_key,
-  outcome: r.outcome,
+  outcome: r.stale === 1 ? 'stale' : r.outcome,
   detail: r.detail,
   payinRowId: r.payin_row_id,
   payoutRowId: r.payout_row_id,
   tokenRowId: r.token_row_id,
   processedAt: r.processed_at,
+  rawPrunedAt: r.raw_pruned_at,
+});
+
+const toNotification = (r: NotificationRow): StoredNotification => ({
+  ...toSummary(r),
+  rawHeaders: JSON.parse(r.raw_headers) as string[],
+  body: r.body,
 });
 
 export interface NotificationFilter {
-  profileId?: string;
-  outcomes?: readonly NotificationOutcome[];
-  /** Newest first, ids below this one (keyset on id: ids follow arrival order). */
-  beforeId?: number;
-  limit?: number;
+  profileId?: string | undefined;
+  outcomes?: readonly NotificationOutcome[] | undefined;
+  events?: readonly string[] | undefined;
+  statusCodes?: readonly string[] | undefined;
+  /** Prefix of transaction_ref (payin_id / payout_id) or request_ref (request_id / merchantReference), as written. */
+  search?: string | undefined;
+  payinRowId?: number | undefined;
+  payoutRowId?: number | undefined;
+}
+
+const INSERT = `INSERT INTO notifications (profile_id, received_at, source_address, raw_headers, body, body_size, body_truncated,
+     answer_status, event, transaction_ref, request_ref, status_code, dedupe_key, outcome, detail)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`;
+
+/** The filters as SQL conditions; every one given must hold. */
+function filterConditions(filter: NotificationFilter): Conditions {
+  const where = new Conditions().oneOf('event', filter.events).oneOf('status_code', filter.statusCodes);
+  if (filter.profileId !== undefined) where.add('profile_id = ?', filter.profileId);
+  if (filter.outcomes && filter.outcomes.length > 0) {
+    const condition = outcomeCondition(filter.outcomes);
+    where.add(condition.sql, ...condition.params);
+  }
+  if (filter.payinRowId !== undefined) where.add('payin_row_id = ?', filter.payinRowId);
+  if (filter.payoutRowId !== undefined) where.add('payout_row_id = ?', filter.payoutRowId);
+  if (filter.search !== undefined && filter.search !== '') {
+    // Prefix ranges: one range scan per column of the processed rows' indexes (migration 0013,
+    // whose WHERE the first two branches repeat verbatim), plus the few pending rows by theirs.
+    const low = filter.search;
+    const high = `${filter.search}\u{10FFFF}`;
+    where.add(
+      `id IN (SELECT id FROM notifications WHERE outcome <> 'pending' AND transaction_ref >= ? AND transaction_ref < ?
+         UNION SELECT id FROM notifications WHERE outcome <> 'pending' AND request_ref >= ? AND request_ref < ?
+         UNION SELECT id FROM notifications WHERE outcome = 'pending' AND (transaction_ref >= ? AND transaction_ref < ? OR request_ref >= ? AND request_ref < ?))`,
+      low, high, low, high, low, high, low, high,
+    );
+  }
+  return where;
 }
 
 export class NotificationsRepository {
-  /** Prepared once: this is the listener's hot path (thousands of rows per second). */
-  private readonly insertBatch: (notifications: readonly NewNotification[]) => number[];
-
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Sql,
     private readonly now: Clock = systemClock,
-  ) {
-    const insert = db.prepare(
-      `INSERT INTO notifications (profile_id, received_at, source_address, raw_headers, body, body_size, body_truncated,
-         answer_status, event, transaction_ref, request_ref, status_code, dedupe_key, outcome, detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertBatch = db.transaction((notifications: readonly NewNotification[]) =>
-      notifications.map((n) =>
-        Number(
-          insert.run(n.profileId, n.receivedAt, n.sourceAddress, JSON.stringify(n.rawHeaders), n.body, n.bodySize, n.bodyTruncated ? 1 : 0,
-            n.answerStatus, n.event, n.transactionRef, n.requestRef, n.statusCode, n.dedupeKey, n.outcome, n.detail).lastInsertRowid,
-        ),
-      ),
-    );
-  }
+  ) {}
 
-  insert(notification: NewNotification): number {
-    const [id] = this.insertMany([notification]);
+  async insert(notification: NewNotification): Promise<number> {
+    const [id] = await this.insertMany([notification]);
     return id as number;
   }
 
-  /** All in one transaction: one durable commit (one fsync) for the whole batch; ids in input order. */
-  insertMany(notifications: readonly NewNotification[]): number[] {
-    return this.insertBatch(notifications);
+  /**
+   * All in one transaction: one durable commit (one fsync) for the whole batch; ids in input order.
+   * This is the listener's hot path (thousands of rows per second): on SQLite every statement runs
+   * at once inside the engine, on one compiled statement.
+   */
+  async insertMany(notifications: readonly NewNotification[]): Promise<number[]> {
+    return this.db.transaction(async () => {
+      const ids: number[] = [];
+      for (const n of notifications) {
+        const row = await this.db.get<{ id: number }>(INSERT, [
+          n.profileId, n.receivedAt, n.sourceAddress, JSON.stringify(n.rawHeaders), n.body, n.bodySize, n.bodyTruncated ? 1 : 0,
+          n.answerStatus, n.event, n.transactionRef, n.requestRef, n.statusCode, n.dedupeKey, n.outcome, n.detail,
+        ]);
+        ids.push(row!.id);
+      }
+      return ids;
+    });
   }
 
-  byId(id: number): StoredNotification | undefined {
-    const row = this.db.prepare('SELECT * FROM notifications WHERE id = ?').get(id) as NotificationRow | undefined;
+  async byId(id: number): Promise<StoredNotification | undefined> {
+    const row = (await this.db.get('SELECT * FROM notifications WHERE id = ?', [id])) as NotificationRow | undefined;
     return row && toNotification(row);
   }
 
-  markOutcome(id: number, outcome: Exclude<NotificationOutcome, 'pending'>, links: OutcomeLinks = {}): void {
-    const result = this.db
-      .prepare(
-        `UPDATE notifications SET outcome = ?, detail = coalesce(?, detail), payin_row_id = coalesce(?, payin_row_id),
+  async markOutcome(id: number, outcome: Exclude<NotificationOutcome, 'pending'>, links: OutcomeLinks = {}): Promise<void> {
+    const result = (await this.db.run(`UPDATE notifications SET outcome = ?, stale = ?, detail = coalesce(?, detail), payin_row_id = coalesce(?, payin_row_id),
            payout_row_id = coalesce(?, payout_row_id), token_row_id = coalesce(?, token_row_id), processed_at = ?
-         WHERE id = ?`,
-      )
-      .run(outcome, links.detail ?? null, links.payinRowId ?? null, links.payoutRowId ?? null, links.tokenRowId ?? null,
-        isoTime(this.now()), id);
-    if (result.changes === 0) throw new RangeError(`no notification ${id}`);
+         WHERE id = ?`, [outcome === 'stale' ? 'applied' : outcome, outcome === 'stale' ? 1 : 0, links.detail ?? null, links.payinRowId ?? null, links.payoutRowId ?? null, links.tokenRowId ?? null,
+        isoTime(this.now()), id]));
+    if (result === 0) throw new RangeError(`no notification ${id}`);
   }
 
   /**
-   * The earliest notification of this profile received before this one with the same dedupe key
-   * and already processed (anything but pending or malformed): this one is a duplicate of it.
+   * Inside a transaction that applies notifications: one such transaction at a time (PostgreSQL:
+   * an advisory lock until it ends, across processes), so each sees the outcomes the one before it
+   * committed and two copies of one notification are never both taken for the original. SQLite's
+   * write transaction already runs alone.
    */
-  firstWithSameKey(id: number): StoredNotification | undefined {
-    // The outcome terms match the partial index notifications_processed_dedupe (migration 0008).
-    const row = this.db
-      .prepare(
-        `SELECT other.* FROM notifications AS self
+  async lockForApplying(): Promise<void> {
+    await this.db.lock('applier');
+  }
+
+  /**
+   * The earliest other notification of this profile with the same dedupe key already processed
+   * (anything but pending, malformed or itself a duplicate): this one is a duplicate of it.
+   * Received before or after this one: a copy can be applied first (the listener takes new ones
+   * while start-up still applies those an earlier run left pending), and the one applied first is
+   * the original.
+   */
+  async firstWithSameKey(id: number): Promise<StoredNotification | undefined> {
+    // The first outcome term is the partial index's (notifications_processed_dedupe, migration 0008),
+    // written as it is there so SQLite uses the index; a copy that is itself a duplicate is no original.
+    const row = (await this.db.get(`SELECT other.* FROM notifications AS self
            JOIN notifications AS other ON other.dedupe_key = self.dedupe_key AND other.profile_id = self.profile_id
-         WHERE self.id = ? AND other.id < self.id AND other.outcome NOT IN ('pending', 'malformed')
-         ORDER BY other.id LIMIT 1`,
-      )
-      .get(id) as NotificationRow | undefined;
+         WHERE self.id = ? AND other.id <> self.id AND other.outcome NOT IN ('pending', 'malformed') AND other.outcome <> 'duplicate'
+         ORDER BY other.id LIMIT 1`, [id])) as NotificationRow | undefined;
     return row && toNotification(row);
   }
 
   /** Notifications with this one's dedupe key received after it and marked duplicate, oldest first. */
-  laterDuplicates(id: number): StoredNotification[] {
+  async laterDuplicates(id: number): Promise<StoredNotification[]> {
     // The outcome terms match the partial index notifications_processed_dedupe (migration 0008).
-    const rows = this.db
-      .prepare(
-        `SELECT other.* FROM notifications AS self
+    const rows = (await this.db.all(`SELECT other.* FROM notifications AS self
            JOIN notifications AS other ON other.dedupe_key = self.dedupe_key AND other.profile_id = self.profile_id
          WHERE self.id = ? AND other.id > self.id AND other.outcome NOT IN ('pending', 'malformed') AND other.outcome = 'duplicate'
-         ORDER BY other.id`,
-      )
-      .all(id) as NotificationRow[];
+         ORDER BY other.id`, [id])) as NotificationRow[];
     return rows.map(toNotification);
   }
 
   /** Orphans waiting for this transaction, by its gateway id or its merchant reference, oldest first. */
-  orphansFor(profileId: string, refs: { transactionRef?: string | null; requestRef?: string | null }): StoredNotification[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM notifications WHERE id IN (
+  async orphansFor(profileId: string, refs: { transactionRef?: string | null; requestRef?: string | null }): Promise<StoredNotification[]> {
+    const rows = (await this.db.all(`SELECT * FROM notifications WHERE id IN (
            SELECT id FROM notifications WHERE outcome = 'orphan' AND transaction_ref = @tx AND profile_id = @profileId
            UNION SELECT id FROM notifications WHERE outcome = 'orphan' AND request_ref = @req AND profile_id = @profileId)
-         ORDER BY id`,
-      )
-      .all({ tx: refs.transactionRef ?? null, req: refs.requestRef ?? null, profileId }) as NotificationRow[];
+         ORDER BY id`, { tx: refs.transactionRef ?? null, req: refs.requestRef ?? null, profileId })) as NotificationRow[];
     return rows.map(toNotification);
   }
 
   /** Orphans (any profile) whose gateway id or merchant reference is `ref`, newest first. */
-  orphansByReference(ref: string, limit = 20): StoredNotification[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM notifications WHERE id IN (
+  async orphansByReference(ref: string, limit = 20): Promise<StoredNotification[]> {
+    const rows = (await this.db.all(`SELECT * FROM notifications WHERE id IN (
            SELECT id FROM notifications WHERE outcome = 'orphan' AND transaction_ref = @ref
            UNION SELECT id FROM notifications WHERE outcome = 'orphan' AND request_ref = @ref)
-         ORDER BY id DESC LIMIT @limit`,
-      )
-      .all({ ref, limit }) as NotificationRow[];
+         ORDER BY id DESC LIMIT @limit`, { ref, limit })) as NotificationRow[];
     return rows.map(toNotification);
   }
 
   /** Stored but not yet applied (after a crash between commit and apply), oldest first. */
-  pendingIds(limit = 1000): number[] {
-    return (this.db.prepare("SELECT id FROM notifications WHERE outcome = 'pending' ORDER BY id LIMIT ?").all(limit) as { id: number }[]).map(
+  async pendingIds(limit = 1000): Promise<number[]> {
+    return ((await this.db.all("SELECT id FROM notifications WHERE outcome = 'pending' ORDER BY id LIMIT ?", [limit])) as { id: number }[]).map(
       (r) => r.id,
     );
   }
 
   /** Notifications with this outcome, oldest first (orphan, duplicate and mismatch are indexed). */
-  withOutcome(outcome: NotificationOutcome, limit = 1000): StoredNotification[] {
+  async withOutcome(outcome: NotificationOutcome, limit = 1000): Promise<StoredNotification[]> {
     if (!OUTCOMES.includes(outcome)) throw new RangeError(`unknown outcome ${String(outcome)}`);
     // A literal, not a parameter, so SQLite can use the partial index of that outcome.
-    const rows = this.db.prepare(`SELECT * FROM notifications WHERE outcome = '${outcome}' ORDER BY id LIMIT ?`).all(limit);
+    const where = outcome === 'applied' || outcome === 'stale' ? `outcome = 'applied' AND stale = ${outcome === 'stale' ? 1 : 0}` : `outcome = '${outcome}'`;
+    const rows = (await this.db.all(`SELECT * FROM notifications WHERE ${where} ORDER BY id LIMIT ?`, [limit]));
     return (rows as NotificationRow[]).map(toNotification);
   }
 
-  forPayin(payinRowId: number): StoredNotification[] {
-    return (this.db.prepare('SELECT * FROM notifications WHERE payin_row_id = ? ORDER BY id').all(payinRowId) as NotificationRow[]).map(toNotification);
+  async forPayin(payinRowId: number): Promise<StoredNotification[]> {
+    return ((await this.db.all('SELECT * FROM notifications WHERE payin_row_id = ? ORDER BY id', [payinRowId])) as NotificationRow[]).map(toNotification);
   }
 
-  forPayout(payoutRowId: number): StoredNotification[] {
-    return (this.db.prepare('SELECT * FROM notifications WHERE payout_row_id = ? ORDER BY id').all(payoutRowId) as NotificationRow[]).map(toNotification);
+  async forPayout(payoutRowId: number): Promise<StoredNotification[]> {
+    return ((await this.db.all('SELECT * FROM notifications WHERE payout_row_id = ? ORDER BY id', [payoutRowId])) as NotificationRow[]).map(toNotification);
   }
 
-  /** The webhook inspector's list, newest first. */
-  list(filter: NotificationFilter = {}): StoredNotification[] {
-    const terms: string[] = [];
-    const params: unknown[] = [];
-    if (filter.profileId !== undefined) {
-      terms.push('profile_id = ?');
-      params.push(filter.profileId);
-    }
-    if (filter.outcomes && filter.outcomes.length > 0) {
-      terms.push(`outcome IN (${filter.outcomes.map(() => '?').join(', ')})`);
-      params.push(...filter.outcomes);
-    }
-    if (filter.beforeId !== undefined) {
-      terms.push('id < ?');
-      params.push(filter.beforeId);
-    }
-    const where = terms.length > 0 ? `WHERE ${terms.join(' AND ')}` : '';
-    const rows = this.db.prepare(`SELECT * FROM notifications ${where} ORDER BY id DESC LIMIT ?`).all(...params, Math.min(filter.limit ?? 50, 500));
-    return (rows as NotificationRow[]).map(toNotification);
+  async summaryById(id: number): Promise<NotificationSummaryRecord | undefined> {
+    const row = (await this.db.get(`SELECT ${SUMMARY_COLUMNS} FROM notifications WHERE id = ?`, [id])) as SummaryRow | undefined;
+    return row && toSummary(row);
+  }
+
+  /** The webhook inspector's list, newest first (keyset on id: ids follow arrival order), without bodies or headers. */
+  async summaryPage(filter: NotificationFilter, request: PageAfter): Promise<Page<NotificationSummaryRecord>> {
+    const where = filterConditions(filter);
+    const before = cursorNumber(request.cursor);
+    if (before !== null) where.add('id < ?', before);
+    const size = Math.min(request.limit, MAX_PAGE_SIZE);
+    const rows = await this.db.all(`SELECT ${SUMMARY_COLUMNS} FROM notifications ${where.sql()} ORDER BY id DESC LIMIT ?`, [...where.params, size + 1]);
+    return toPage((rows as SummaryRow[]).map(toSummary), size, (n) => [n.id]);
+  }
+
+  /** How many notifications the list holds under these filters (its total). */
+  async count(filter: NotificationFilter): Promise<number> {
+    const where = filterConditions(filter);
+    return ((await this.db.get(`SELECT count(*) AS n FROM notifications ${where.sql()}`, where.params)) as { n: number }).n;
   }
 }

@@ -1,5 +1,5 @@
 // Pay-ins (including tokenization pay-ins and token charges), keyed by request_id per profile.
-import type { Ledger } from '../connection';
+import type { Sql } from '../engine/types';
 import { systemClock, type Clock } from '../support';
 import {
   TransactionsStore,
@@ -37,8 +37,8 @@ interface PayinRow extends BaseRow {
   redirect_url: string | null;
 }
 
-export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow> {
-  constructor(db: Ledger, now: Clock = systemClock) {
+export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow, PayinRequest, PayinCreateAnswer> {
+  constructor(db: Sql, now: Clock = systemClock) {
     super(db, now, { table: 'payins', kind: 'payin', reference: 'request_id', gatewayId: 'payin_id' });
   }
 
@@ -48,32 +48,22 @@ export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow> {
     return Object.assign(toBaseRecord(r), { kind: r.kind, requestId: r.request_id, payinId: r.payin_id, redirectUrl: r.redirect_url });
   }
 
-  /** The row of a pay-in about to be sent (status null until the gateway answers). */
-  recordRequest(request: PayinRequest): PayinRecord {
+  async recordRequest(request: PayinRequest): Promise<PayinRecord> {
     return this.recordRequestRow(request, request.requestId, { kind: request.kind });
   }
 
-  applyCreateAnswer(id: number, answer: PayinCreateAnswer): StatusApplied<PayinRecord> {
+  async applyCreateAnswer(id: number, answer: PayinCreateAnswer): Promise<StatusApplied<PayinRecord>> {
     const { payinId, redirectUrl, ...rest } = answer;
     return this.applyCreateAnswerRow(id, { ...rest, gatewayId: payinId }, { redirect_url: redirectUrl ?? null });
   }
 
-  /** recordRequest and applyCreateAnswer in one transaction. */
-  upsertFromCreate(request: PayinRequest, answer: PayinCreateAnswer): PayinRecord {
-    return this.db.transaction(() => this.applyCreateAnswer(this.recordRequest(request).id, answer).record)();
+  /** byReference by its spec name (request_id). */
+  async byRequestId(profileId: string, requestId: string): Promise<PayinRecord | undefined> {
+    return this.byReference(profileId, requestId);
   }
 
-  byRequestId(profileId: string, requestId: string): PayinRecord | undefined {
-    const row = this.sql('SELECT * FROM payins WHERE request_id = ? AND profile_id = ?').get(requestId, profileId) as PayinRow | undefined;
-    return row && this.toRecord(row);
-  }
-
-  byPayinId(payinId: string, profileId?: string): PayinRecord | undefined {
-    const row = (
-      profileId === undefined
-        ? this.sql('SELECT * FROM payins WHERE payin_id = ? ORDER BY id LIMIT 1').get(payinId)
-        : this.sql('SELECT * FROM payins WHERE payin_id = ? AND profile_id = ?').get(payinId, profileId)
-    ) as PayinRow | undefined;
-    return row && this.toRecord(row);
+  /** byGatewayId by its spec name (payin_id). */
+  async byPayinId(payinId: string, profileId?: string): Promise<PayinRecord | undefined> {
+    return this.byGatewayId(payinId, profileId);
   }
 }

@@ -1,5 +1,5 @@
 // Payouts, keyed by merchantReference per profile (the payout's own request reference, spec 2.7).
-import type { Ledger } from '../connection';
+import type { Sql } from '../engine/types';
 import { systemClock, type Clock } from '../support';
 import {
   TransactionsStore,
@@ -29,8 +29,8 @@ interface PayoutRow extends BaseRow {
   payout_id: string | null;
 }
 
-export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow> {
-  constructor(db: Ledger, now: Clock = systemClock) {
+export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow, PayoutRequest, PayoutCreateAnswer> {
+  constructor(db: Sql, now: Clock = systemClock) {
     super(db, now, { table: 'payouts', kind: 'payout', reference: 'merchant_reference', gatewayId: 'payout_id' });
   }
 
@@ -39,33 +39,22 @@ export class PayoutsRepository extends TransactionsStore<PayoutRecord, PayoutRow
     return Object.assign(toBaseRecord(r), { merchantReference: r.merchant_reference, payoutId: r.payout_id });
   }
 
-  /** The row of a payout about to be sent (status null until the gateway answers). */
-  recordRequest(request: PayoutRequest): PayoutRecord {
+  async recordRequest(request: PayoutRequest): Promise<PayoutRecord> {
     return this.recordRequestRow(request, request.merchantReference, {});
   }
 
-  applyCreateAnswer(id: number, answer: PayoutCreateAnswer): StatusApplied<PayoutRecord> {
+  async applyCreateAnswer(id: number, answer: PayoutCreateAnswer): Promise<StatusApplied<PayoutRecord>> {
     const { payoutId, ...rest } = answer;
     return this.applyCreateAnswerRow(id, { ...rest, gatewayId: payoutId }, {});
   }
 
-  /** recordRequest and applyCreateAnswer in one transaction. */
-  upsertFromCreate(request: PayoutRequest, answer: PayoutCreateAnswer): PayoutRecord {
-    return this.db.transaction(() => this.applyCreateAnswer(this.recordRequest(request).id, answer).record)();
+  /** byReference by its spec name (merchantReference). */
+  async byMerchantReference(profileId: string, merchantReference: string): Promise<PayoutRecord | undefined> {
+    return this.byReference(profileId, merchantReference);
   }
 
-  byMerchantReference(profileId: string, merchantReference: string): PayoutRecord | undefined {
-    const row = this.sql('SELECT * FROM payouts WHERE merchant_reference = ? AND profile_id = ?')
-      .get(merchantReference, profileId) as PayoutRow | undefined;
-    return row && this.toRecord(row);
-  }
-
-  byPayoutId(payoutId: string, profileId?: string): PayoutRecord | undefined {
-    const row = (
-      profileId === undefined
-        ? this.sql('SELECT * FROM payouts WHERE payout_id = ? ORDER BY id LIMIT 1').get(payoutId)
-        : this.sql('SELECT * FROM payouts WHERE payout_id = ? AND profile_id = ?').get(payoutId, profileId)
-    ) as PayoutRow | undefined;
-    return row && this.toRecord(row);
+  /** byGatewayId by its spec name (payout_id). */
+  async byPayoutId(payoutId: string, profileId?: string): Promise<PayoutRecord | undefined> {
+    return this.byGatewayId(payoutId, profileId);
   }
 }

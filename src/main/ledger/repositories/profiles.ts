@@ -1,6 +1,6 @@
 // Connection profiles: where the gateway is and who we are there. No secrets here (see 0002).
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Ledger } from '../connection';
+import type { Sql } from '../engine/types';
 import { isoTime, systemClock, toFlag, type Clock } from '../support';
 
 export type Environment = 'local' | 'sandbox' | 'live';
@@ -76,90 +76,77 @@ const columns: Record<keyof NewProfile, string> = {
 };
 
 export class ProfilesRepository {
-  /** Prepared once: the listener looks a profile up on every request. */
-  private readonly byPathStatement;
-
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Sql,
     private readonly now: Clock = systemClock,
     private readonly newId: () => string = randomUUID,
-  ) {
-    this.byPathStatement = db.prepare('SELECT * FROM profiles WHERE listener_path_secret = ?');
-  }
+  ) {}
 
-  create(input: NewProfile): Profile {
+  async create(input: NewProfile): Promise<Profile> {
     const id = this.newId();
     const at = isoTime(this.now());
-    this.db
-      .prepare(
-        `INSERT INTO profiles (id, name, environment, base_url, merchant_id, merchant_site_id, kid, notification_public_url,
+    await this.db.run(`INSERT INTO profiles (id, name, environment, base_url, merchant_id, merchant_site_id, kid, notification_public_url,
            listener_path_secret, is_active, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-      )
-      .run(id, input.name, input.environment, input.baseUrl, input.merchantId, input.merchantSiteId, input.kid ?? null,
-        input.notificationPublicUrl ?? null, newListenerPathSecret(), at, at);
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, [id, input.name, input.environment, input.baseUrl, input.merchantId, input.merchantSiteId, input.kid ?? null,
+        input.notificationPublicUrl ?? null, newListenerPathSecret(), at, at]);
     return this.require(id);
   }
 
-  update(id: string, patch: ProfilePatch): Profile {
+  async update(id: string, patch: ProfilePatch): Promise<Profile> {
     const entries = Object.entries(patch).filter(([key, value]) => key in columns && value !== undefined);
     if (entries.length > 0) {
       const sets = entries.map(([key]) => `${columns[key as keyof NewProfile]} = ?`).join(', ');
-      const result = this.db
-        .prepare(`UPDATE profiles SET ${sets}, updated_at = ? WHERE id = ?`)
-        .run(...entries.map(([, value]) => value as string | null), isoTime(this.now()), id);
-      if (result.changes === 0) throw new RangeError(`no profile ${id}`);
+      const result = (await this.db.run(`UPDATE profiles SET ${sets}, updated_at = ? WHERE id = ?`, [...entries.map(([, value]) => value as string | null), isoTime(this.now()), id]));
+      if (result === 0) throw new RangeError(`no profile ${id}`);
     }
     return this.require(id);
   }
 
-  get(id: string): Profile | undefined {
-    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as ProfileRow | undefined;
+  async get(id: string): Promise<Profile | undefined> {
+    const row = (await this.db.get('SELECT * FROM profiles WHERE id = ?', [id])) as ProfileRow | undefined;
     return row && toProfile(row);
   }
 
-  list(): Profile[] {
-    return (this.db.prepare('SELECT * FROM profiles ORDER BY created_at, id').all() as ProfileRow[]).map(toProfile);
+  async list(): Promise<Profile[]> {
+    return ((await this.db.all('SELECT * FROM profiles ORDER BY created_at, id')) as ProfileRow[]).map(toProfile);
   }
 
-  active(): Profile | undefined {
-    const row = this.db.prepare('SELECT * FROM profiles WHERE is_active = 1').get() as ProfileRow | undefined;
+  async active(): Promise<Profile | undefined> {
+    const row = (await this.db.get('SELECT * FROM profiles WHERE is_active = 1')) as ProfileRow | undefined;
     return row && toProfile(row);
   }
 
   /** Makes this profile the only active one. */
-  activate(id: string): Profile {
+  async activate(id: string): Promise<Profile> {
     const at = isoTime(this.now());
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE profiles SET is_active = 0, updated_at = ? WHERE is_active = 1 AND id <> ?').run(at, id);
-      const result = this.db.prepare('UPDATE profiles SET is_active = ?, updated_at = ? WHERE id = ?').run(toFlag(true), at, id);
-      if (result.changes === 0) throw new RangeError(`no profile ${id}`);
-    })();
+    await this.db.transaction(async () => {
+      await this.db.run('UPDATE profiles SET is_active = 0, updated_at = ? WHERE is_active = 1 AND id <> ?', [at, id]);
+      const result = (await this.db.run('UPDATE profiles SET is_active = ?, updated_at = ? WHERE id = ?', [toFlag(true), at, id]));
+      if (result === 0) throw new RangeError(`no profile ${id}`);
+    });
     return this.require(id);
   }
 
   /** The profile a notification path belongs to, if any. */
-  byListenerPath(secret: string): Profile | undefined {
-    const row = this.byPathStatement.get(secret) as ProfileRow | undefined;
+  async byListenerPath(secret: string): Promise<Profile | undefined> {
+    const row = await this.db.get<ProfileRow>('SELECT * FROM profiles WHERE listener_path_secret = ?', [secret]);
     return row && toProfile(row);
   }
 
   /** A new unguessable path; the old one stops working at once (for a leaked path). */
-  rotateListenerPath(id: string): Profile {
-    const result = this.db
-      .prepare('UPDATE profiles SET listener_path_secret = ?, updated_at = ? WHERE id = ?')
-      .run(newListenerPathSecret(), isoTime(this.now()), id);
-    if (result.changes === 0) throw new RangeError(`no profile ${id}`);
+  async rotateListenerPath(id: string): Promise<Profile> {
+    const result = (await this.db.run('UPDATE profiles SET listener_path_secret = ?, updated_at = ? WHERE id = ?', [newListenerPathSecret(), isoTime(this.now()), id]));
+    if (result === 0) throw new RangeError(`no profile ${id}`);
     return this.require(id);
   }
 
   /** Refused by the foreign keys while any ledger row refers to the profile. */
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM profiles WHERE id = ?').run(id).changes === 1;
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM profiles WHERE id = ?', [id])) === 1;
   }
 
-  private require(id: string): Profile {
-    const profile = this.get(id);
+  private async require(id: string): Promise<Profile> {
+    const profile = await this.get(id);
     if (!profile) throw new RangeError(`no profile ${id}`);
     return profile;
   }

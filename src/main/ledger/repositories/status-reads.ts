@@ -1,7 +1,7 @@
 // Every status read and what came back, for the pay-in / payout timeline. A person's read that the
 // rate limit held back is kept too (result rate_limited, no HTTP status, no response).
-import type { Ledger } from '../connection';
-import { redact as redactForLedger } from '../../../shared/redact';
+import type { Sql } from '../engine/types';
+import { redactForStorage } from '../../../shared/redact';
 import { canonicalJson, isoTime } from '../support';
 
 export type StatusReadResult = 'ok' | 'not_found' | 'rate_limited' | 'rejected' | 'error' | 'unreachable';
@@ -75,33 +75,29 @@ const toStatusRead = (r: StatusReadRow): StatusRead => ({
 });
 
 export class StatusReadsRepository {
-  constructor(private readonly db: Ledger) {}
+  constructor(private readonly db: Sql) {}
 
-  record(read: NewStatusRead): StatusRead {
-    const id = this.db
-      .prepare(
-        `INSERT INTO status_reads (profile_id, kind, reference, payin_row_id, payout_row_id, request_body, requested_at,
+  async record(read: NewStatusRead): Promise<StatusRead> {
+    const inserted = await this.db.get<{ id: number }>(`INSERT INTO status_reads (profile_id, kind, reference, payin_row_id, payout_row_id, request_body, requested_at,
            http_status, response_body, responded_at, result, status_code, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(read.profileId, read.kind, read.reference, read.payinRowId ?? null, read.payoutRowId ?? null,
-        canonicalJson(redactForLedger(read.requestBody)), isoTime(read.requestedAt), read.httpStatus ?? null, read.responseBody ?? null,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, [read.profileId, read.kind, read.reference, read.payinRowId ?? null, read.payoutRowId ?? null,
+        canonicalJson(redactForStorage(read.requestBody)), isoTime(read.requestedAt), read.httpStatus ?? null, read.responseBody ?? null,
         read.respondedAt ? isoTime(read.respondedAt) : null, read.result,
-        read.statusCode === undefined || read.statusCode === null ? null : String(read.statusCode), read.error ?? null).lastInsertRowid;
-    return this.byId(Number(id)) as StatusRead;
+        read.statusCode === undefined || read.statusCode === null ? null : String(read.statusCode), read.error ?? null]);
+    return (await this.byId(inserted!.id))!;
   }
 
-  byId(id: number): StatusRead | undefined {
-    const row = this.db.prepare('SELECT * FROM status_reads WHERE id = ?').get(id) as StatusReadRow | undefined;
+  async byId(id: number): Promise<StatusRead | undefined> {
+    const row = (await this.db.get('SELECT * FROM status_reads WHERE id = ?', [id])) as StatusReadRow | undefined;
     return row && toStatusRead(row);
   }
 
   /** Oldest first, for a timeline. */
-  forPayin(payinRowId: number): StatusRead[] {
-    return (this.db.prepare('SELECT * FROM status_reads WHERE payin_row_id = ? ORDER BY id').all(payinRowId) as StatusReadRow[]).map(toStatusRead);
+  async forPayin(payinRowId: number): Promise<StatusRead[]> {
+    return ((await this.db.all('SELECT * FROM status_reads WHERE payin_row_id = ? ORDER BY id', [payinRowId])) as StatusReadRow[]).map(toStatusRead);
   }
 
-  forPayout(payoutRowId: number): StatusRead[] {
-    return (this.db.prepare('SELECT * FROM status_reads WHERE payout_row_id = ? ORDER BY id').all(payoutRowId) as StatusReadRow[]).map(toStatusRead);
+  async forPayout(payoutRowId: number): Promise<StatusRead[]> {
+    return ((await this.db.all('SELECT * FROM status_reads WHERE payout_row_id = ? ORDER BY id', [payoutRowId])) as StatusReadRow[]).map(toStatusRead);
   }
 }

@@ -1,6 +1,6 @@
 // Vaulted card tokens: the gateway's token reference and card metadata (brand, first 6, last 4,
 // expiry). Never the PAN or CVV; the table's CHECKs refuse anything longer than 6 / 4 digits.
-import type { Ledger } from '../connection';
+import type { Sql } from '../engine/types';
 import { isoTime, systemClock, type Clock } from '../support';
 
 export type TokenState = 'active' | 'revoked';
@@ -67,53 +67,52 @@ const toToken = (r: TokenRow): CardToken => ({
 
 export class TokensRepository {
   constructor(
-    private readonly db: Ledger,
+    private readonly db: Sql,
     private readonly now: Clock = systemClock,
   ) {}
 
-  /** Inserts the token, or fills in metadata it lacked (a duplicate notification changes nothing). */
-  upsert(token: VaultedToken): CardToken {
+  /**
+   * Inserts the token, or fills in metadata it lacked (a duplicate notification changes nothing). The
+   * stored row's columns are named by their table: PostgreSQL finds a bare name ambiguous beside `excluded`.
+   */
+  async upsert(token: VaultedToken): Promise<CardToken> {
     const at = isoTime(this.now());
-    this.db
-      .prepare(
-        `INSERT INTO card_tokens (profile_id, token_ref, brand, bin, last4, exp_month, exp_year, payin_id, request_id, created_at, updated_at)
+    await this.db.run(`INSERT INTO card_tokens (profile_id, token_ref, brand, bin, last4, exp_month, exp_year, payin_id, request_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (token_ref, profile_id) DO UPDATE SET
-           brand = coalesce(brand, excluded.brand), bin = coalesce(bin, excluded.bin), last4 = coalesce(last4, excluded.last4),
-           exp_month = coalesce(exp_month, excluded.exp_month), exp_year = coalesce(exp_year, excluded.exp_year),
-           payin_id = coalesce(payin_id, excluded.payin_id), request_id = coalesce(request_id, excluded.request_id),
-           updated_at = excluded.updated_at`,
-      )
-      .run(token.profileId, token.tokenRef, token.brand ?? null, token.bin ?? null, token.last4 ?? null, token.expMonth ?? null,
-        token.expYear ?? null, token.payinId ?? null, token.requestId ?? null, at, at);
-    const stored = this.byRef(token.profileId, token.tokenRef);
+           brand = coalesce(card_tokens.brand, excluded.brand), bin = coalesce(card_tokens.bin, excluded.bin), last4 = coalesce(card_tokens.last4, excluded.last4),
+           exp_month = coalesce(card_tokens.exp_month, excluded.exp_month), exp_year = coalesce(card_tokens.exp_year, excluded.exp_year),
+           payin_id = coalesce(card_tokens.payin_id, excluded.payin_id), request_id = coalesce(card_tokens.request_id, excluded.request_id),
+           updated_at = excluded.updated_at`, [token.profileId, token.tokenRef, token.brand ?? null, token.bin ?? null, token.last4 ?? null, token.expMonth ?? null,
+        token.expYear ?? null, token.payinId ?? null, token.requestId ?? null, at, at]);
+    const stored = await this.byRef(token.profileId, token.tokenRef);
     if (!stored) throw new Error(`token ${token.tokenRef} was not stored`);
     return stored;
   }
 
-  byId(id: number): CardToken | undefined {
-    const row = this.db.prepare('SELECT * FROM card_tokens WHERE id = ?').get(id) as TokenRow | undefined;
+  async byId(id: number): Promise<CardToken | undefined> {
+    const row = (await this.db.get('SELECT * FROM card_tokens WHERE id = ?', [id])) as TokenRow | undefined;
     return row && toToken(row);
   }
 
-  byRef(profileId: string, tokenRef: string): CardToken | undefined {
-    const row = this.db.prepare('SELECT * FROM card_tokens WHERE token_ref = ? AND profile_id = ?').get(tokenRef, profileId) as TokenRow | undefined;
+  async byRef(profileId: string, tokenRef: string): Promise<CardToken | undefined> {
+    const row = (await this.db.get('SELECT * FROM card_tokens WHERE token_ref = ? AND profile_id = ?', [tokenRef, profileId])) as TokenRow | undefined;
     return row && toToken(row);
   }
 
   /** Newest first. */
-  list(profileId: string, state?: TokenState): CardToken[] {
+  async list(profileId: string, state?: TokenState): Promise<CardToken[]> {
     const rows = (
       state === undefined
-        ? this.db.prepare('SELECT * FROM card_tokens WHERE profile_id = ? ORDER BY created_at DESC, id DESC').all(profileId)
-        : this.db.prepare('SELECT * FROM card_tokens WHERE profile_id = ? AND state = ? ORDER BY created_at DESC, id DESC').all(profileId, state)
+        ? (await this.db.all('SELECT * FROM card_tokens WHERE profile_id = ? ORDER BY created_at DESC, id DESC', [profileId]))
+        : (await this.db.all('SELECT * FROM card_tokens WHERE profile_id = ? AND state = ? ORDER BY created_at DESC, id DESC', [profileId, state]))
     ) as TokenRow[];
     return rows.map(toToken);
   }
 
   /** Marks a token unusable in Paydesk (e.g. after INVALID_OR_EXPIRED_TOKEN); it is kept as history. */
-  revoke(id: number): CardToken | undefined {
-    this.db.prepare("UPDATE card_tokens SET state = 'revoked', updated_at = ? WHERE id = ?").run(isoTime(this.now()), id);
+  async revoke(id: number): Promise<CardToken | undefined> {
+    await this.db.run("UPDATE card_tokens SET state = 'revoked', updated_at = ? WHERE id = ?", [isoTime(this.now()), id]);
     return this.byId(id);
   }
 }

@@ -1,11 +1,12 @@
 // The shape pay-ins and payouts share, how a row maps to it, and the mismatch rule.
 import { describeReason } from '../../../shared/spec/codes';
 import type { StatusCategory } from '../status';
+import { verificationState, type VerificationState } from '../verification-state';
 
 export type StatusSource = 'create' | 'notification' | 'status_read';
 
-/** unverified: no status read has confirmed the final status yet (a notification is only a claim). */
-export type Verification = 'unverified' | 'verified' | 'mismatch';
+/** The one verification state of the row (verification-state.ts). */
+export type Verification = VerificationState;
 
 /**
  * The latest notified claim (a notification moves no status, see migration 0006): unverified
@@ -44,6 +45,11 @@ export interface TransactionRecord {
   factsConflict: string | null;
   mismatch: boolean;
   verification: Verification;
+  /**
+   * The notification link the transaction was sent with, when a remote gateway cannot post to it
+   * (loopback): its notifications cannot arrive, so its status is polled. Null otherwise.
+   */
+  notifyUnreachable: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -72,6 +78,7 @@ export interface BaseRow {
   status_conflict: string | null;
   facts_conflict: string | null;
   mismatch: number;
+  notify_unreachable: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -104,7 +111,16 @@ export function toBaseRecord(r: BaseRow): TransactionRecord {
     statusConflict: r.status_conflict,
     factsConflict: r.facts_conflict,
     mismatch,
-    verification: mismatch ? 'mismatch' : r.claim_state !== 'unverified' && final && r.last_verified_status === r.status_code ? 'verified' : 'unverified',
+    verification: verificationState({
+      statusCode: r.status_code,
+      final,
+      statusKnown: r.status_category !== null && r.status_category !== 'unknown',
+      claimState: r.claim_state,
+      lastNotifiedStatus: r.last_notified_status,
+      lastVerifiedStatus: r.last_verified_status,
+      mismatch,
+    }),
+    notifyUnreachable: r.notify_unreachable,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -2,12 +2,12 @@
 // tracking, mismatch detection, lookups and keyset pages. PayinsRepository and
 // PayoutsRepository add their own columns on top.
 import { amountScale } from '../../../shared/spec/methods';
-import { checkAmount } from '../../../shared/money';
-import type { Statement } from 'better-sqlite3';
-import type { Ledger } from '../connection';
+import { amountText, checkAmount, compareAmounts } from '../../../shared/money';
+import type { Sql, SqlValue } from '../engine/types';
 import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
-import { isoTime, StatementCache, toFlag, type Clock } from '../support';
-import { Conditions, pageOrderBy, pageSize, toPage, type Page, type PageRequest } from './page';
+import { isoTime, toFlag, type Clock } from '../support';
+import { Conditions, createdPosition, pageOrderBy, pageSize, toPage, type Page, type PageRequest } from './page';
+import { CARD_TABLE, type CardFacts } from './cards';
 import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
 
 export type { BaseRow, StatusSource, TransactionRecord, Verification } from './transaction-record';
@@ -52,11 +52,15 @@ export interface TransactionFilter {
 export interface RequestFacts {
   profileId: string;
   method: string;
-  /** Decimal text; stored in canonical form for the method's scale (checked, never rounded). */
+  /** Decimal text, checked against the method's precision, stored as its currency writes it (never rounded). */
   amount: string;
   currency: string;
   email: string;
   attemptId?: number | null;
+  /** The notification link sent, when a remote gateway cannot reach it (see TransactionRecord.notifyUnreachable). */
+  notifyUnreachable?: string | null;
+  /** The card, masked: from the form of a card pay-in or payout, from the vaulted token of a token charge. */
+  card?: CardFacts | null;
 }
 
 /** The parts of a create answer (2.2, 2.3 or the payout answer) the transaction row keeps. */
@@ -67,6 +71,9 @@ export interface CreateAnswer {
   createdAt?: string | null;
 }
 
+/** How a pay-in or payout is found: by row id, request reference or the gateway's id. */
+export type TransactionLookups<T extends TransactionRecord> = Pick<TransactionsStore<T, BaseRow, RequestFacts, unknown>, 'byId' | 'byReference' | 'byGatewayId'>;
+
 export interface TableShape {
   table: 'payins' | 'payouts';
   kind: TransactionKind;
@@ -74,53 +81,81 @@ export interface TableShape {
   gatewayId: 'payin_id' | 'payout_id';
 }
 
-/** The exact canonical amount for this method, or a RangeError: the ledger never stores a guess. */
-export function canonicalAmount(amount: string, method: string): string {
+/**
+ * The amount as the ledger keeps it, or a RangeError: the ledger never stores a guess. It must fit
+ * the method's precision (2 decimals, crypto 10), and is kept as its currency writes it (amountText:
+ * a crypto payout of 15.70 EUR stays "15.70", not "15.7"), so every list, export and detail shows
+ * what was sent.
+ */
+export function canonicalAmount(amount: string, method: string, currency: string): string {
   const checked = checkAmount(amount, amountScale(method));
   if (!checked.ok) throw new RangeError(`amount ${amount}: ${checked.message}`);
-  return checked.value;
+  return amountText(checked.value, currency);
 }
 
-/** Distinct statements kept compiled per table (filtered pages vary their SQL). */
-const CACHED_STATEMENTS = 256;
-
-export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow> {
-  private readonly statements: StatementCache;
+/**
+ * Pay-ins and payouts alike: one table each, a request reference per profile (request_id /
+ * merchant_reference) and the gateway's id (payin_id / payout_id). The subclasses say how their
+ * row, request and create answer read; everything else is here.
+ */
+export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow, Request extends RequestFacts, Answer> {
 
   protected constructor(
-    protected readonly db: Ledger,
+    protected readonly db: Sql,
     protected readonly now: Clock,
     protected readonly shape: TableShape,
   ) {
-    this.statements = new StatementCache(db, CACHED_STATEMENTS);
   }
 
   protected abstract toRecord(row: Row): T;
 
-  protected sql(text: string): Statement {
-    return this.statements.sql(text);
+  /** The row of a request about to be sent (status null until the gateway answers). */
+  abstract recordRequest(request: Request): Promise<T>;
+
+  abstract applyCreateAnswer(id: number, answer: Answer): Promise<StatusApplied<T>>;
+
+  /** recordRequest and applyCreateAnswer in one transaction. */
+  async upsertFromCreate(request: Request, answer: Answer): Promise<T> {
+    return this.db.transaction(async () => (await this.applyCreateAnswer((await this.recordRequest(request)).id, answer)).record);
   }
 
-  byId(id: number): T | undefined {
-    const row = this.sql(`SELECT * FROM ${this.shape.table} WHERE id = ?`).get(id) as Row | undefined;
+  async byId(id: number): Promise<T | undefined> {
+    const row = (await this.db.get(`SELECT * FROM ${this.shape.table} WHERE id = ?`, [id])) as Row | undefined;
+    return row && this.toRecord(row);
+  }
+
+  /** The transaction of a profile by its request reference (request_id / merchantReference). */
+  async byReference(profileId: string, reference: string): Promise<T | undefined> {
+    const row = (await this.db.get(`SELECT * FROM ${this.shape.table} WHERE ${this.shape.reference} = ? AND profile_id = ?`, [reference, profileId])) as Row | undefined;
+    return row && this.toRecord(row);
+  }
+
+  /** The transaction by the gateway's id (payin_id / payout_id): of a profile, or the first recorded in any. */
+  async byGatewayId(gatewayId: string, profileId?: string): Promise<T | undefined> {
+    const { table, gatewayId: column } = this.shape;
+    const row = (
+      profileId === undefined
+        ? await this.db.get(`SELECT * FROM ${table} WHERE ${column} = ? ORDER BY id LIMIT 1`, [gatewayId])
+        : await this.db.get(`SELECT * FROM ${table} WHERE ${column} = ? AND profile_id = ?`, [gatewayId, profileId])
+    ) as Row | undefined;
     return row && this.toRecord(row);
   }
 
   /** Case-insensitive exact e-mail match, newest first. */
-  byEmail(email: string, limit = 100): T[] {
+  async byEmail(email: string, limit = 100): Promise<T[]> {
     const sql = `SELECT * FROM ${this.shape.table} WHERE email = ? ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return (this.sql(sql).all(email, limit) as Row[]).map((r) => this.toRecord(r));
+    return ((await this.db.all(sql, [email, limit])) as Row[]).map((r) => this.toRecord(r));
   }
 
   /** Global search: the reference, the gateway id or the e-mail, in every profile, newest first. */
-  search(term: string, limit = 100): T[] {
+  async search(term: string, limit = 100): Promise<T[]> {
     const { table, reference, gatewayId } = this.shape;
     const sql = `SELECT * FROM ${table} WHERE id IN (
         SELECT id FROM ${table} WHERE ${reference} = @term
         UNION SELECT id FROM ${table} WHERE ${gatewayId} = @term
         UNION SELECT id FROM ${table} WHERE email = @term)
       ORDER BY created_at DESC, id DESC LIMIT @limit`;
-    return (this.sql(sql).all({ term, limit }) as Row[]).map((r) => this.toRecord(r));
+    return ((await this.db.all(sql, { term, limit })) as Row[]).map((r) => this.toRecord(r));
   }
 
   /**
@@ -135,10 +170,10 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * The status read's own column (last verified) is always updated, even when the ledger status
    * does not move, so "what was notified" and "what the gateway says" stay visible.
    */
-  applyStatus(id: number, update: StatusUpdate): StatusApplied<T> {
+  async applyStatus(id: number, update: StatusUpdate): Promise<StatusApplied<T>> {
     const { table, kind } = this.shape;
-    return this.db.transaction(() => {
-      const row = this.sql(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Row | undefined;
+    return this.db.transaction(async () => {
+      const row = (await this.db.get(`SELECT * FROM ${table} WHERE id = ?`, [id])) as Row | undefined;
       if (!row) throw new RangeError(`no ${kind} row ${id}`);
       const at = isoTime(this.now());
       const incoming = statusFacts(kind, update.statusCode);
@@ -191,30 +226,24 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
         next.conflict ??= statusNote;
       }
       next.mismatch = toFlag(isMismatch(next));
-      this.sql(
-          `UPDATE ${table} SET status_code = ?, status_category = ?, final = ?, reason_code = ?, status_changed_at = ?,
+      await this.db.run(`UPDATE ${table} SET status_code = ?, status_category = ?, final = ?, reason_code = ?, status_changed_at = ?,
              last_notified_status = ?, last_notified_at = ?, last_verified_status = ?, last_verified_at = ?, verified_against = ?,
-             claim_state = ?, conflict = ?, status_conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`,
-        )
-        .run(next.status_code, next.status_category, next.final, next.reason_code, next.status_changed_at, next.last_notified_status,
+             claim_state = ?, conflict = ?, status_conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`, [next.status_code, next.status_category, next.final, next.reason_code, next.status_changed_at, next.last_notified_status,
           next.last_notified_at, next.last_verified_status, next.last_verified_at, next.verified_against, next.claim_state, next.conflict,
-          next.status_conflict, next.mismatch, next.updated_at, id);
+          next.status_conflict, next.mismatch, next.updated_at, id]);
       return { outcome, record: this.toRecord(next as Row), claim };
-    })();
+    });
   }
 
   /**
    * The verifier gave up on a claim the gateway never caught up with (it kept answering an
    * earlier status): the claim is contradicted, and the row is a mismatch for a human.
    */
-  contradictClaim(id: number, note: string): T {
+  async contradictClaim(id: number, note: string): Promise<T> {
     const at = isoTime(this.now());
     const text = `${note} at ${at}`;
-    this.sql(
-        `UPDATE ${this.shape.table} SET claim_state = 'contradicted', status_conflict = coalesce(status_conflict, ?),
-           conflict = coalesce(conflict, ?), mismatch = 1, updated_at = ? WHERE id = ?`,
-      )
-      .run(text, text, at, id);
+    await this.db.run(`UPDATE ${this.shape.table} SET claim_state = 'contradicted', status_conflict = coalesce(status_conflict, ?),
+           conflict = coalesce(conflict, ?), mismatch = 1, updated_at = ? WHERE id = ?`, [text, text, at, id]);
     return this.byIdOrThrow(id);
   }
 
@@ -222,60 +251,64 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * Inserts the row for a request about to be sent, or returns the one already recorded for
    * this reference (a redo after a crash). The same reference with other money facts is refused.
    */
-  protected recordRequestRow(facts: RequestFacts, reference: string, extra: Record<string, string | null>): T {
+  protected async recordRequestRow(facts: RequestFacts, reference: string, extra: Record<string, string | null>): Promise<T> {
     const { table, kind, reference: referenceColumn } = this.shape;
-    const amount = canonicalAmount(facts.amount, facts.method);
-    return this.db.transaction(() => {
-      const existing = this.sql(`SELECT * FROM ${table} WHERE ${referenceColumn} = ? AND profile_id = ?`)
-        .get(reference, facts.profileId) as Row | undefined;
+    const amount = canonicalAmount(facts.amount, facts.method, facts.currency);
+    return this.db.transaction(async () => {
+      const existing = await this.byReference(facts.profileId, reference);
       if (existing) {
-        const same = existing.amount === amount && existing.currency === facts.currency && existing.method === facts.method;
+        // By value: a row written before amounts followed their currency holds "15.7" for "15.70".
+        const same = compareAmounts(existing.amount, amount) === 0 && existing.currency === facts.currency && existing.method === facts.method;
         if (!same) throw new RangeError(`${kind} ${reference} is already recorded with another method, amount or currency`);
-        return this.toRecord(existing);
+        return existing;
       }
       const at = isoTime(this.now());
-      const columns = ['profile_id', referenceColumn, 'method', 'amount', 'currency', 'email', 'attempt_id', 'created_at', 'updated_at', ...Object.keys(extra)];
-      const values = [facts.profileId, reference, facts.method, amount, facts.currency, facts.email, facts.attemptId ?? null, at, at, ...Object.values(extra)];
-      const id = this.sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
-        .run(...values).lastInsertRowid;
-      return this.byIdOrThrow(Number(id));
-    })();
+      const columns = ['profile_id', referenceColumn, 'method', 'amount', 'currency', 'email', 'attempt_id', 'notify_unreachable', 'created_at', 'updated_at', ...Object.keys(extra)];
+      const values = [facts.profileId, reference, facts.method, amount, facts.currency, facts.email, facts.attemptId ?? null, facts.notifyUnreachable ?? null, at, at, ...Object.values(extra)];
+      const inserted = await this.db.get<{ id: number }>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING id`, values);
+      const id = inserted!.id;
+      const card = facts.card;
+      if (card) {
+        const { table: cards, column } = CARD_TABLE[kind];
+        await this.db.run(`INSERT INTO ${cards} (${column}, brand, bin, last4, exp_month, exp_year) VALUES (?, ?, ?, ?, ?, ?)`, [id, card.brand, card.bin, card.last4, card.expMonth, card.expYear]);
+      }
+      return this.byIdOrThrow(id);
+    });
   }
 
   /**
    * Records the gateway's answer to the create call: its id (set once, a different one later is a
    * conflict), its creation time, extra columns, then the status like any other source.
    */
-  protected applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): StatusApplied<T> {
+  protected async applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): Promise<StatusApplied<T>> {
     const { table } = this.shape;
-    return this.db.transaction(() => {
-      this.byIdOrThrow(id);
-      if (answer.gatewayId) this.attachGatewayId(id, answer.gatewayId);
+    return this.db.transaction(async () => {
+      await this.byIdOrThrow(id);
+      if (answer.gatewayId) await this.attachGatewayId(id, answer.gatewayId);
       const sets = Object.keys(extra).map((column) => `${column} = coalesce(?, ${column})`);
-      this.sql(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`)
-        .run(...Object.values(extra), answer.createdAt ?? null, isoTime(this.now()), id);
+      await this.db.run(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`, [...Object.values(extra), answer.createdAt ?? null, isoTime(this.now()), id]);
       if (answer.statusCode === undefined || answer.statusCode === null) {
-        return { outcome: 'unchanged' as const, record: this.byIdOrThrow(id), claim: 'none' as const };
+        return { outcome: 'unchanged' as const, record: await this.byIdOrThrow(id), claim: 'none' as const };
       }
       return this.applyStatus(id, { statusCode: answer.statusCode, reasonCode: answer.reasonCode ?? null, source: 'create' });
-    })();
+    });
   }
 
   /** Sets the gateway's id when still unknown; a different id than the one held is a conflict. */
-  attachGatewayId(id: number, value: string): T {
+  async attachGatewayId(id: number, value: string): Promise<T> {
     const { table, gatewayId } = this.shape;
-    const row = this.sql(`SELECT ${gatewayId} AS current FROM ${table} WHERE id = ?`).get(id) as { current: string | null } | undefined;
+    const row = (await this.db.get(`SELECT ${gatewayId} AS current FROM ${table} WHERE id = ?`, [id])) as { current: string | null } | undefined;
     if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
     if (row.current === null) {
-      this.sql(`UPDATE ${table} SET ${gatewayId} = ?, updated_at = ? WHERE id = ?`).run(value, isoTime(this.now()), id);
+      await this.db.run(`UPDATE ${table} SET ${gatewayId} = ?, updated_at = ? WHERE id = ?`, [value, isoTime(this.now()), id]);
     } else if (row.current !== value) {
       return this.noteConflict(id, `${gatewayId} ${row.current} contradicted by ${value}`);
     }
     return this.byIdOrThrow(id);
   }
 
-  protected byIdOrThrow(id: number): T {
-    const record = this.byId(id);
+  protected async byIdOrThrow(id: number): Promise<T> {
+    const record = await this.byId(id);
     if (!record) throw new RangeError(`no ${this.shape.kind} row ${id}`);
     return record;
   }
@@ -285,26 +318,33 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * a notification or read (amount, currency, reference), 'status' for a status, 'other' otherwise
    * (e.g. a second gateway id).
    */
-  noteConflict(id: number, note: string, kind: 'facts' | 'status' | 'other' = 'other'): T {
+  async noteConflict(id: number, note: string, kind: 'facts' | 'status' | 'other' = 'other'): Promise<T> {
     const { table } = this.shape;
     const at = isoTime(this.now());
     const text = `${note} at ${at}`;
     const column = kind === 'facts' ? 'facts_conflict' : kind === 'status' ? 'status_conflict' : null;
     const extra = column ? `, ${column} = coalesce(${column}, @text)` : '';
-    this.sql(`UPDATE ${table} SET conflict = coalesce(conflict, @text)${extra}, mismatch = 1, updated_at = @at WHERE id = @id`)
-      .run({ text, at, id });
+    await this.db.run(`UPDATE ${table} SET conflict = coalesce(conflict, @text)${extra}, mismatch = 1, updated_at = @at WHERE id = @id`, { text, at, id });
     return this.byIdOrThrow(id);
   }
 
+  /** Ids of the rows not final yet, oldest first (through the partial index of open rows), of one profile or all. */
+  async openIds(profileId?: string): Promise<number[]> {
+    const rows = profileId === undefined
+      ? (await this.db.all(`SELECT id FROM ${this.shape.table} WHERE final = 0 ORDER BY created_at, id`))
+      : (await this.db.all(`SELECT id FROM ${this.shape.table} WHERE final = 0 AND profile_id = ? ORDER BY created_at, id`, [profileId]));
+    return (rows as { id: number }[]).map((r) => r.id);
+  }
+
   /** Newest first unless request.order says oldest; see page.ts for the cursor. */
-  page(filter: TransactionFilter = {}, request: PageRequest = {}): Page<T> {
+  async page(filter: TransactionFilter = {}, request: PageRequest = {}): Promise<Page<T>> {
     const { sql, params, size } = this.pageQuery(filter, request);
-    const rows = this.sql(sql).all(...params) as Row[];
-    return toPage(rows.map((r) => this.toRecord(r)), size);
+    const rows = (await this.db.all(sql, params)) as Row[];
+    return toPage(rows.map((r) => this.toRecord(r)), size, createdPosition);
   }
 
   /** The SQL of a page (one row more than asked); public so its query plan can be checked. */
-  pageQuery(filter: TransactionFilter, request: PageRequest = {}): { sql: string; params: unknown[]; size: number } {
+  pageQuery(filter: TransactionFilter, request: PageRequest = {}): { sql: string; params: SqlValue[]; size: number } {
     const size = pageSize(request.limit);
     const where = this.filterConditions(filter);
     where.after(request);
@@ -313,9 +353,9 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   /** How many rows match the filter (the list's total). */
-  count(filter: TransactionFilter = {}): number {
+  async count(filter: TransactionFilter = {}): Promise<number> {
     const where = this.filterConditions(filter);
-    return (this.sql(`SELECT count(*) AS n FROM ${this.shape.table} ${where.sql()}`).get(...where.params) as { n: number }).n;
+    return ((await this.db.get(`SELECT count(*) AS n FROM ${this.shape.table} ${where.sql()}`, where.params)) as { n: number }).n;
   }
 
   private filterConditions(filter: TransactionFilter): Conditions {
@@ -347,15 +387,21 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   /** Rows whose notified claim no gateway answer has confirmed yet, oldest first (partial index). */
-  unverifiedClaimIds(limit = 100_000): number[] {
+  async unverifiedClaimIds(limit = 100_000): Promise<number[]> {
     const sql = `SELECT id FROM ${this.shape.table} WHERE claim_state = 'unverified' ORDER BY created_at, id LIMIT ?`;
-    return (this.sql(sql).all(limit) as { id: number }[]).map((r) => r.id);
+    return ((await this.db.all(sql, [limit])) as { id: number }[]).map((r) => r.id);
+  }
+
+  /** Open rows whose notifications cannot arrive, created at or after `since`, oldest first (the status poller's queue). */
+  async polledIds(since: Date, limit = 10_000): Promise<number[]> {
+    const sql = `SELECT id FROM ${this.shape.table} WHERE final = 0 AND notify_unreachable IS NOT NULL AND created_at >= ? ORDER BY created_at, id LIMIT ?`;
+    return ((await this.db.all(sql, [isoTime(since), limit])) as { id: number }[]).map((r) => r.id);
   }
 
   /** How many rows carry each status code (the code explorer's counts). */
-  countByStatus(): Map<string, number> {
+  async countByStatus(): Promise<Map<string, number>> {
     const sql = `SELECT status_code AS code, count(*) AS n FROM ${this.shape.table} WHERE status_code IS NOT NULL GROUP BY status_code`;
-    const rows = this.sql(sql).all() as { code: string; n: number }[];
+    const rows = (await this.db.all(sql)) as { code: string; n: number }[];
     return new Map(rows.map((r) => [r.code, r.n]));
   }
 }

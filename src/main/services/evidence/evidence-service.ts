@@ -1,10 +1,11 @@
 // The evidence pack: everything the ledger knows about one transaction, as one JSON document to
 // hand to the provider's support or an auditor — the ledger row, every create attempt (request as
 // stored, answer), every raw notification (body and headers), every status read, the audit entries
-// and the vaulted token's metadata. It never holds a secret: the whole document goes through
-// redact() (card numbers masked to first 6 / last 4; CVV, merchant_jwt, merchant-token and private
-// keys removed), credential-bearing headers are replaced, free text is masked, and the listener's
-// unguessable path (it appears in notification_link) is replaced too.
+// and the vaulted token's metadata. It never holds a secret: every part goes through the shared
+// masker once, field by field (card numbers masked to first 6 / last 4; CVV, merchant_jwt,
+// merchant-token and private keys removed; ids, references and amounts kept byte for byte), a
+// notification's raw body and headers as text (raw.ts), and the listener's unguessable path (it
+// appears in notification_link) is replaced too.
 import type { TransactionSubject } from '../../../shared/contract';
 import { parseJson, stringifyJson } from '../../../shared/json';
 import { REDACTED, redact } from '../../../shared/redact';
@@ -16,7 +17,7 @@ import { isoTime, sha256Hex, type Clock } from '../../ledger/support';
 import { ServiceError } from '../errors';
 import type { LedgerViews } from '../ledger-views/ledger-views';
 import { bodyText, headerPairs } from '../ledger-views/raw';
-import { maskText } from '../payments/views';
+import { cardView } from '../payments/views';
 
 export const EVIDENCE_FORMAT = 'paydesk-evidence-pack/1';
 
@@ -35,17 +36,16 @@ export class EvidenceService {
     private readonly deps: { repos: Repositories; views: LedgerViews; now: Clock; version: string },
   ) {}
 
-  export(subject: TransactionSubject, id: number): { filename: string; json: string } {
+  async export(subject: TransactionSubject, id: number): Promise<{ filename: string; json: string }> {
     const { repos } = this.deps;
-    const record: PayinRecord | PayoutRecord | undefined = subject === 'payin' ? repos.payins.byId(id) : repos.payouts.byId(id);
+    const record: PayinRecord | PayoutRecord | undefined = subject === 'payin' ? await repos.payins.byId(id) : await repos.payouts.byId(id);
     if (!record) throw new ServiceError('not_found', `No ${subject === 'payin' ? 'pay-in' : 'payout'} with id ${id} in the ledger.`);
-    const profile = repos.profiles.get(record.profileId);
+    const profile = await repos.profiles.get(record.profileId);
     const reference = 'requestId' in record ? record.requestId : record.merchantReference;
     const gatewayId = 'requestId' in record ? record.payinId : record.payoutId;
     const describe = subject === 'payin' ? describePayinStatus : describePayoutStatus;
 
-    const attempts = repos.attempts
-      .forReference(record.profileId, reference)
+    const attempts = (await repos.attempts.forReference(record.profileId, reference))
       .filter((a) => (subject === 'payin' ? a.kind !== 'payout' : a.kind === 'payout'))
       .map((a) => ({
         id: a.id,
@@ -63,17 +63,20 @@ export class EvidenceService {
         lastSentAt: a.lastSentAt,
         completedAt: a.completedAt,
       }));
-    const notifications = (subject === 'payin' ? repos.notifications.forPayin(id) : repos.notifications.forPayout(id)).map((n) => {
+    const notifications = (subject === 'payin' ? await repos.notifications.forPayin(id) : await repos.notifications.forPayout(id)).map((n) => {
+      // Body and headers are masked as text by bodyText and headerPairs; the masker sees the rest.
       const body = bodyText(n.body);
       return {
-        id: n.id,
-        receivedAt: n.receivedAt,
-        sourceAddress: n.sourceAddress,
-        event: n.event,
-        statusCode: n.statusCode,
-        outcome: n.outcome,
-        detail: n.detail,
-        answerStatus: n.answerStatus,
+        ...(redact({
+          id: n.id,
+          receivedAt: n.receivedAt,
+          sourceAddress: n.sourceAddress,
+          event: n.event,
+          statusCode: n.statusCode,
+          outcome: n.outcome,
+          detail: n.detail,
+          answerStatus: n.answerStatus,
+        }) as object),
         headers: headerPairs(n.rawHeaders),
         body: body.text,
         bodyRedacted: body.redacted,
@@ -82,7 +85,7 @@ export class EvidenceService {
         bodySha256: sha256Hex(n.body.toString('utf8')),
       };
     });
-    const statusReads = (subject === 'payin' ? repos.statusReads.forPayin(id) : repos.statusReads.forPayout(id)).map((r) => ({
+    const statusReads = (subject === 'payin' ? await repos.statusReads.forPayin(id) : await repos.statusReads.forPayout(id)).map((r) => ({
       id: r.id,
       reference: r.reference,
       requestedAt: r.requestedAt,
@@ -94,17 +97,38 @@ export class EvidenceService {
       response: asJson(r.responseBody),
       error: r.error,
     }));
-    const audit = this.deps.views.auditFor(record.profileId, [reference, gatewayId]).map((e) => ({ ...e, details: asJson(e.details) }));
+    const audit = (await this.deps.views.auditFor(record.profileId, [reference, gatewayId])).map((e) => ({ ...e, details: asJson(e.details) }));
     const tokens =
       subject === 'payin'
-        ? repos.tokens.list(record.profileId).filter((t) => (gatewayId !== null && t.payinId === gatewayId) || t.requestId === reference)
+        ? (await repos.tokens.list(record.profileId)).filter((t) => (gatewayId !== null && t.payinId === gatewayId) || t.requestId === reference)
         : [];
 
+    const card = (await repos.cards.of(subject, [id])).get(id) ?? null;
+    // Who made and who approved a payout (or its batch) the approval policy held back, under which rule, bound to which body.
+    // A payout of a batch was approved with its batch, as a whole.
+    const batchId = subject === 'payout' ? await repos.batches.batchOfPayoutRow(id) : undefined;
+    const approvalRecords =
+      subject === 'payout' ? [...(await repos.approvals.forSubject('payout', record.profileId, reference)), ...(batchId === undefined ? [] : await repos.approvals.forSubject('batch', record.profileId, String(batchId)))] : [];
+    const approvals = approvalRecords.map((a) => ({
+      kind: a.kind,
+      id: a.id,
+      state: a.state,
+      policy: a.policy,
+      maker: a.makerName,
+      decidedBy: a.decidedByName,
+      reason: a.reason,
+      bodyHash: a.bodyHash,
+      idempotencyKey: a.idempotencyKey,
+      reviewed: asJson(a.reviewed),
+      requestedAt: a.createdAt,
+      expiresAt: a.expiresAt,
+      decidedAt: a.decidedAt,
+    }));
     const document = {
       format: EVIDENCE_FORMAT,
       exportedAt: isoTime(this.deps.now()),
       generator: { app: 'Paydesk', version: this.deps.version },
-      profile: profile && {
+      profile: profile && redact({
         id: profile.id,
         name: profile.name,
         environment: profile.environment,
@@ -112,23 +136,24 @@ export class EvidenceService {
         merchantId: profile.merchantId,
         merchantSiteId: profile.merchantSiteId,
         kid: profile.kid,
-      },
+      }),
       subject,
-      transaction: {
+      transaction: redact({
         ...record,
+        card: cardView(card),
         statusMeaning: record.statusCode === null ? null : describe(record.statusCode).meaning,
         reasonMeaning: record.reasonCode === null ? null : describeReason(record.reasonCode).meaning,
-      },
-      attempts,
+      }),
+      attempts: redact(attempts),
       notifications,
-      statusReads,
-      audit,
-      tokens,
+      statusReads: redact(statusReads),
+      audit: redact(audit),
+      approvals: redact(approvals),
+      tokens: redact(tokens),
     };
-    let json = stringifyJson(redact(document), 2);
+    let json = stringifyJson(document, 2);
     // The listener path is a capability: whoever knows it can post to the listener.
     if (profile) json = json.split(profile.listenerPathSecret).join(REDACTED);
-    json = maskText(json);
     const safeRef = reference.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
     return { filename: `paydesk-evidence-${subject}-${safeRef}.json`, json };
   }

@@ -1,7 +1,17 @@
 // The ledger as the renderer reads it: filtered keyset pages of pay-ins and payouts, global search
 // by any reference, the timeline of one transaction (every request, answer, notification, status
 // read and audit entry, oldest first, raw text included) and how many rows carry each code.
-import type { CodeUsage, OrphanMatch, PayinView, PayoutView, SearchMatch, TimelineEntry, TransactionCountInput, TransactionListInput } from '../../../shared/contract';
+import type {
+  CodeUsage,
+  ContradictingClaim,
+  OrphanMatch,
+  PayinView,
+  PayoutView,
+  SearchMatch,
+  TimelineEntry,
+  TransactionCountInput,
+  TransactionListInput,
+} from '../../../shared/contract';
 import {
   PAYIN_STATUS_CATALOGUE,
   PAYOUT_STATUS_CATALOGUE,
@@ -10,92 +20,67 @@ import {
   describePayoutStatus,
   describeReason,
 } from '../../../shared/spec/codes';
-import type { Ledger } from '../../ledger/connection';
+import { eventSpec, statusSubjectOf } from '../../../shared/spec/events';
+import type { CardFacts } from '../../ledger/repositories/cards';
 import type { Repositories } from '../../ledger/repositories/index';
+import type { Page } from '../../ledger/repositories/page';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
-import type { TransactionFilter, TransactionRecord } from '../../ledger/repositories/transactions';
-import type { StatusCategory, TransactionKind } from '../../ledger/status';
+import type { TransactionRecord } from '../../ledger/repositories/transactions';
+import type { TransactionKind } from '../../ledger/status';
+import type { Clock } from '../../ledger/support';
 import { ServiceError } from '../errors';
-import { payinView, payinViews, payoutView, payoutViews } from '../payments/views';
+import { cardView, payinView, payinViews, payoutView, payoutViews } from '../payments/views';
+import { guarded, toFilter } from './list-filter';
 import { bodyText, headerPairs, safeText } from './raw';
-
-export interface KeysetPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 
 const PAYIN_ATTEMPT_KINDS = new Set(['payin', 'tokenization', 'token_charge']);
 
-/** A date alone means its start (UTC). */
-const toInstant = (value: string | undefined) => (value === undefined ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
-
-/** The contract's list filters as the repositories' filter (also used by the CSV export). */
-export function toFilter(input: Omit<TransactionListInput, 'cursor' | 'limit' | 'sort'>): TransactionFilter {
-  return {
-    profileId: input.profileId,
-    statusCodes: input.statusCodes,
-    reasonCodes: input.reasonCodes,
-    categories: input.categories as StatusCategory[] | undefined,
-    methods: input.methods,
-    currencies: input.currencies,
-    createdFrom: toInstant(input.createdFrom),
-    createdTo: toInstant(input.createdTo),
-    mismatch: input.hasMismatch,
-    final: input.final,
-    search: input.search,
-  };
-}
-
-/** Turns a repository's RangeError (bad cursor, bad date) into an answer naming the field. */
-export function guarded<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof RangeError) {
-      const field = /cursor/.test(error.message) ? 'cursor' : /date/.test(error.message) ? 'createdFrom' : 'limit';
-      throw new ServiceError('invalid_input', error.message, { [field]: error.message });
-    }
-    throw error;
-  }
-}
-
 export class LedgerViews {
   constructor(
-    private readonly db: Ledger,
     private readonly repos: Repositories,
+    private readonly now: Clock,
   ) {}
 
   /** One keyset page, never its total: on a million rows the count costs more than the page (countPayins). */
-  listPayins(input: TransactionListInput): KeysetPage<PayinView> {
-    return guarded(() => {
-      const page = this.repos.payins.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
-      return { items: payinViews(page.items, this.repos.attempts), nextCursor: page.nextCursor };
+  listPayins(input: TransactionListInput): Promise<Page<PayinView>> {
+    return guarded(async () => {
+      const page = await this.repos.payins.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
+      return { items: await payinViews(page.items, this.repos), nextCursor: page.nextCursor };
     });
   }
 
   /** How many pay-ins match the filters: a scan of an index, O(rows matched). */
-  countPayins(input: TransactionCountInput): number {
-    return guarded(() => this.repos.payins.count(toFilter(input)));
+  countPayins(input: TransactionCountInput): Promise<{ total: number }> {
+    return guarded(async () => ({ total: await this.repos.payins.count(toFilter(input)) }));
   }
 
   /** One keyset page, never its total (countPayouts), as for pay-ins. */
-  listPayouts(input: TransactionListInput): KeysetPage<PayoutView> {
-    return guarded(() => {
-      const page = this.repos.payouts.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
-      return { items: payoutViews(page.items, this.repos.attempts), nextCursor: page.nextCursor };
+  listPayouts(input: TransactionListInput): Promise<Page<PayoutView>> {
+    return guarded(async () => {
+      const page = await this.repos.payouts.page(toFilter(input), { cursor: input.cursor ?? null, limit: input.limit, order: input.sort });
+      return { items: await payoutViews(page.items, this.repos), nextCursor: page.nextCursor };
     });
   }
 
   /** How many payouts match the filters: a scan of an index, O(rows matched). */
-  countPayouts(input: TransactionCountInput): number {
-    return guarded(() => this.repos.payouts.count(toFilter(input)));
+  countPayouts(input: TransactionCountInput): Promise<{ total: number }> {
+    return guarded(async () => ({ total: await this.repos.payouts.count(toFilter(input)) }));
+  }
+
+  /** Global search: the transactions a reference or e-mail names, and the orphan notifications naming it. */
+  async search(query: string): Promise<{ matches: SearchMatch[]; orphans: OrphanMatch[] }> {
+    return { matches: await this.lookup(query), orphans: await this.lookupOrphans(query) };
   }
 
   /** Exact match on request_id, payin_id, payout_id, merchantReference or e-mail (any case), in every profile, newest first. */
-  lookup(query: string): SearchMatch[] {
+  private async lookup(query: string): Promise<SearchMatch[]> {
     const term = query.trim();
-    const base = (r: TransactionRecord) => ({
+    const payinRows = await this.repos.payins.search(term, 50);
+    const payoutRows = await this.repos.payouts.search(term, 50);
+    const payinCards = await this.repos.cards.of('payin', payinRows.map((r) => r.id));
+    const payoutCards = await this.repos.cards.of('payout', payoutRows.map((r) => r.id));
+    const base = (r: TransactionRecord, card: CardFacts | undefined) => ({
       id: r.id,
       profileId: r.profileId,
       email: r.email,
@@ -104,17 +89,18 @@ export class LedgerViews {
       currency: r.currency,
       statusCode: r.statusCode,
       verification: r.verification,
+      card: cardView(card ?? null),
       createdAt: r.createdAt,
     });
-    const payins = this.repos.payins.search(term, 50).map((r): SearchMatch => ({
-      ...base(r),
+    const payins = payinRows.map((r): SearchMatch => ({
+      ...base(r, payinCards.get(r.id)),
       subject: 'payin',
       matchedOn: r.requestId === term ? 'request_id' : r.payinId === term ? 'payin_id' : 'email',
       reference: r.requestId,
       gatewayId: r.payinId,
     }));
-    const payouts = this.repos.payouts.search(term, 50).map((r): SearchMatch => ({
-      ...base(r),
+    const payouts = payoutRows.map((r): SearchMatch => ({
+      ...base(r, payoutCards.get(r.id)),
       subject: 'payout',
       matchedOn: r.merchantReference === term ? 'merchantReference' : r.payoutId === term ? 'payout_id' : 'email',
       reference: r.merchantReference,
@@ -124,15 +110,17 @@ export class LedgerViews {
   }
 
   /** Exact match on the gateway id or merchant reference of notifications kept as orphans, in every profile, newest first. */
-  lookupOrphans(query: string): OrphanMatch[] {
+  async lookupOrphans(query: string): Promise<OrphanMatch[]> {
     const term = query.trim();
-    return this.repos.notifications.orphansByReference(term).map((n) => {
-      const payout = n.event === 'v2_payout_notification';
-      const byGatewayId = n.transactionRef === term;
+    return (await this.repos.notifications.orphansByReference(term)).flatMap((n) => {
+      // The listener keeps a notification of an event outside the spec as malformed, never as an
+      // orphan; were one found, it names no reference field to say what matched, so it is left out.
+      const references = eventSpec(n.event)?.references;
+      if (references === undefined) return [];
       return {
         id: n.id,
         profileId: n.profileId,
-        matchedOn: payout ? (byGatewayId ? 'payout_id' : 'merchantReference') : byGatewayId ? 'payin_id' : 'request_id',
+        matchedOn: n.transactionRef === term ? references.gatewayId : references.merchantReference,
         event: n.event,
         transactionRef: n.transactionRef,
         requestRef: n.requestRef,
@@ -142,27 +130,31 @@ export class LedgerViews {
     });
   }
 
-  payinTimeline(id: number): { payin: PayinView; entries: TimelineEntry[] } {
-    const record = this.repos.payins.byId(id);
+  async payinTimeline(id: number): Promise<{ payin: PayinView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] }> {
+    const record = await this.repos.payins.byId(id);
     if (!record) throw new ServiceError('not_found', `No pay-in with id ${id} in the ledger.`);
-    return { payin: payinView(record, this.repos.attempts), entries: this.timeline('payin', record) };
+    return { payin: await payinView(record, this.repos), ...(await this.timeline('payin', record)) };
   }
 
-  payoutTimeline(id: number): { payout: PayoutView; entries: TimelineEntry[] } {
-    const record = this.repos.payouts.byId(id);
+  async payoutTimeline(id: number): Promise<{ payout: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] }> {
+    const record = await this.repos.payouts.byId(id);
     if (!record) throw new ServiceError('not_found', `No payout with id ${id} in the ledger.`);
-    return { payout: payoutView(record, this.repos.attempts), entries: this.timeline('payout', record) };
+    return { payout: await payoutView(record, this.repos), ...(await this.timeline('payout', record)) };
   }
 
-  /** Every request, answer, notification, status read and audit entry of one transaction, oldest first. */
-  timeline(subject: TransactionKind, record: PayinRecord | PayoutRecord): TimelineEntry[] {
+  /**
+   * Every request, answer, notification, status read and audit entry of one transaction, oldest
+   * first; and the notifications whose claim was contradicted (outcome mismatch: the applier marks
+   * one that contradicts a final result, a status read re-marks one whose claim it contradicts).
+   */
+  async timeline(subject: TransactionKind, record: PayinRecord | PayoutRecord): Promise<{ entries: TimelineEntry[]; contradictions: ContradictingClaim[] }> {
     const { repos } = this;
     const reference = 'requestId' in record ? record.requestId : record.merchantReference;
     const gatewayId = 'requestId' in record ? record.payinId : record.payoutId;
     const entries: TimelineEntry[] = [];
-    const none = { statusCode: null, outcome: null, detail: null, request: null, response: null, headers: null };
+    const none = { event: null, statusCode: null, outcome: null, detail: null, request: null, response: null, headers: null };
 
-    const attempts = repos.attempts.forReference(record.profileId, reference).filter((a) => (subject === 'payin' ? PAYIN_ATTEMPT_KINDS.has(a.kind) : a.kind === 'payout'));
+    const attempts = (await repos.attempts.forReference(record.profileId, reference)).filter((a) => (subject === 'payin' ? PAYIN_ATTEMPT_KINDS.has(a.kind) : a.kind === 'payout'));
     for (const a of attempts) {
       entries.push({ ...none, key: `attempt:${a.id}:request`, at: a.lastSentAt ?? a.createdAt, kind: 'request', title: `Create request (${a.kind}), Idempotency-Key ${a.idempotencyKey}`, outcome: a.state, detail: a.tryCount > 1 ? `sent ${a.tryCount} times with the same key` : null, request: safeText(a.requestBody) });
       if (a.responseBody !== null || a.httpStatus !== null || a.error !== null) {
@@ -179,53 +171,36 @@ export class LedgerViews {
         });
       }
     }
-    const notifications = subject === 'payin' ? repos.notifications.forPayin(record.id) : repos.notifications.forPayout(record.id);
+    const notifications = subject === 'payin' ? await repos.notifications.forPayin(record.id) : await repos.notifications.forPayout(record.id);
+    const contradictions = notifications.filter((n) => n.outcome === 'mismatch').map((n) => ({ notificationId: n.id, statusCode: n.statusCode, receivedAt: n.receivedAt, detail: n.detail }));
     for (const n of notifications) {
-      entries.push({ ...none, key: `notification:${n.id}`, at: n.receivedAt, kind: 'notification', title: `Notification ${n.event ?? '(unknown event)'}`, statusCode: n.statusCode, outcome: n.outcome, detail: n.detail, request: bodyText(n.body).text, headers: headerPairs(n.rawHeaders) });
+      entries.push({ ...none, key: `notification:${n.id}`, at: n.receivedAt, kind: 'notification', title: `Notification ${n.event ?? '(unknown event)'}`, event: n.event, statusCode: n.statusCode, outcome: n.outcome, detail: n.detail, request: bodyText(n.body).text, headers: headerPairs(n.rawHeaders) });
     }
-    const reads = subject === 'payin' ? repos.statusReads.forPayin(record.id) : repos.statusReads.forPayout(record.id);
+    const reads = subject === 'payin' ? await repos.statusReads.forPayin(record.id) : await repos.statusReads.forPayout(record.id);
     for (const r of reads) {
       entries.push({ ...none, key: `status-read:${r.id}`, at: r.requestedAt, kind: 'status_read', title: `Status read${r.httpStatus === null ? '' : ` HTTP ${r.httpStatus}`}`, statusCode: r.statusCode, outcome: r.result, detail: r.error, request: safeText(r.requestBody), response: safeText(r.responseBody) });
     }
-    for (const entry of this.auditFor(record.profileId, [reference, gatewayId])) {
+    for (const entry of await this.auditFor(record.profileId, [reference, gatewayId])) {
       entries.push({ ...none, key: `audit:${entry.seq}`, at: entry.at, kind: 'audit', title: `${entry.action} by ${entry.actor}`, outcome: entry.action, request: entry.details });
     }
     const order = { request: 0, response: 1, notification: 2, status_read: 3, audit: 4 } as const;
-    return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : order[a.kind] - order[b.kind]));
+    return { entries: entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : order[a.kind] - order[b.kind])), contradictions };
   }
 
   /** Audit entries about this transaction (by reference or gateway id), oldest first. */
   auditFor(profileId: string, subjects: (string | null)[]) {
-    const wanted = subjects.filter((s): s is string => s !== null);
-    if (wanted.length === 0) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT seq, at, actor, action, profile_id AS profileId, subject, details FROM audit_log
-         WHERE subject IN (${wanted.map(() => '?').join(', ')}) AND (profile_id = ? OR profile_id IS NULL) ORDER BY seq`,
-      )
-      .all(...wanted, profileId) as { seq: number; at: string; actor: string; action: string; profileId: string | null; subject: string; details: string }[];
-    return rows;
+    return this.repos.audit.forSubjects(profileId, subjects.filter((s): s is string => s !== null));
   }
 
   /** Every catalogue code with how many ledger rows and notifications carry it, and the unknown codes seen. */
-  codesUsage(): { codes: CodeUsage[]; unknown: CodeUsage[] } {
-    const counts = (sql: string) => new Map((this.db.prepare(sql).all() as { code: string; n: number }[]).map((r) => [r.code, r.n]));
-    const payinRows = counts('SELECT status_code AS code, count(*) AS n FROM payins WHERE status_code IS NOT NULL GROUP BY status_code');
-    const payoutRows = counts('SELECT status_code AS code, count(*) AS n FROM payouts WHERE status_code IS NOT NULL GROUP BY status_code');
-    const reasonRows = counts(
-      `SELECT code, sum(n) AS n FROM (
-         SELECT reason_code AS code, count(*) AS n FROM payins WHERE reason_code IS NOT NULL GROUP BY reason_code
-         UNION ALL SELECT reason_code AS code, count(*) AS n FROM payouts WHERE reason_code IS NOT NULL GROUP BY reason_code)
-       GROUP BY code`,
-    );
-    const notified = this.db
-      .prepare("SELECT event, status_code AS code, count(*) AS n FROM notifications WHERE status_code IS NOT NULL AND outcome <> 'malformed' GROUP BY event, status_code")
-      .all() as { event: string; code: string; n: number }[];
+  async codesUsage(): Promise<{ codes: CodeUsage[]; unknown: CodeUsage[] }> {
+    const { payinStatus: payinRows, payoutStatus: payoutRows, reasons: reasonRows, notified } = await this.repos.codeUsage.counts();
     const payinNotified = new Map<string, number>();
     const payoutNotified = new Map<string, number>();
     for (const r of notified) {
-      if (r.event === 'v2_tokenization_notification') continue; // its status is the vaulting's, not a pay-in's
-      const target = r.event === 'v2_payout_notification' ? payoutNotified : payinNotified;
+      const subject = statusSubjectOf(r.event); // a vaulting result's status is not a pay-in's; an unknown event's is nobody's
+      if (subject === null) continue;
+      const target = subject === 'payout' ? payoutNotified : payinNotified;
       target.set(r.code, (target.get(r.code) ?? 0) + r.n);
     }
     const codes: CodeUsage[] = [

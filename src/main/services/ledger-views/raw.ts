@@ -3,8 +3,7 @@
 // any header that can carry a credential is replaced. The same rules serve the webhook inspector,
 // the timeline and the evidence pack.
 import { isJsonObject, parseJson, stringifyJson } from '../../../shared/json';
-import { REDACTED, redact } from '../../../shared/redact';
-import { maskText } from '../payments/views';
+import { REDACTED, maskPansIn, redact } from '../../../shared/redact';
 
 /** Headers whose value may be a credential (bearer tokens, cookies, API keys, signatures). */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw|api[-_]?key|auth|signature|session/i;
@@ -15,7 +14,7 @@ export function headerPairs(rawHeaders: readonly string[]): [string, string][] {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
     const value = rawHeaders[i + 1] as string;
-    pairs.push([name, CREDENTIAL_HEADER.test(name) ? REDACTED : maskText(value)]);
+    pairs.push([name, CREDENTIAL_HEADER.test(name) ? REDACTED : maskPansIn(value)]);
   }
   return pairs;
 }
@@ -27,7 +26,7 @@ export function bodyText(body: Buffer | string): { text: string; redacted: boole
   try {
     value = parseJson(raw);
   } catch {
-    const masked = maskText(raw);
+    const masked = maskPansIn(raw);
     return { text: masked, redacted: masked !== raw };
   }
   if (!isJsonObject(value) && !Array.isArray(value)) return { text: raw, redacted: false };

@@ -12,8 +12,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const code = (value: unknown): string | number | null => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null);
 
 /** The pay-in create answer (2.2), or the error answer (2.3) of a refused request. */
-export function applyPayinCreateAnswer(repos: Repositories, row: Pick<PayinRecord, 'id'>, body: Loose): void {
-  repos.payins.applyCreateAnswer(row.id, {
+export async function applyPayinCreateAnswer(repos: Repositories, row: Pick<PayinRecord, 'id'>, body: Loose): Promise<void> {
+  await repos.payins.applyCreateAnswer(row.id, {
     payinId: text(body.payin_id),
     redirectUrl: text(body.redirect_url),
     statusCode: code(body.status_code),
@@ -22,8 +22,8 @@ export function applyPayinCreateAnswer(repos: Repositories, row: Pick<PayinRecor
   });
 }
 
-export function applyPayoutCreateAnswer(repos: Repositories, row: Pick<PayoutRecord, 'id'>, body: Loose): void {
-  repos.payouts.applyCreateAnswer(row.id, {
+export async function applyPayoutCreateAnswer(repos: Repositories, row: Pick<PayoutRecord, 'id'>, body: Loose): Promise<void> {
+  await repos.payouts.applyCreateAnswer(row.id, {
     payoutId: text(body.payout_id),
     statusCode: code(body.status_code),
     reasonCode: text(body.reason_code),
@@ -32,10 +32,10 @@ export function applyPayoutCreateAnswer(repos: Repositories, row: Pick<PayoutRec
 }
 
 /** A refused create call carries the refusal's code on the row; one without a code (a bare 413) changes nothing. */
-export function applyRefusal(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, body: ErrorResponse): void {
+export async function applyRefusal(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, body: ErrorResponse): Promise<void> {
   const statusCode = code(body.status_code);
   if (statusCode === null) return;
   const answer = { statusCode, reasonCode: text(body.reason_code) };
-  if (row.kind === 'payin') repos.payins.applyCreateAnswer(row.record.id, answer);
-  else repos.payouts.applyCreateAnswer(row.record.id, answer);
+  if (row.kind === 'payin') await repos.payins.applyCreateAnswer(row.record.id, answer);
+  else await repos.payouts.applyCreateAnswer(row.record.id, answer);
 }

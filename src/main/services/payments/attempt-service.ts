@@ -1,33 +1,43 @@
 // Create-call attempts after the fact: list them for a transaction, settle one whose outcome is
 // unknown, and recover at startup. An unknown attempt is settled only with its own
-// Idempotency-Key: a pay-in is first looked up by request_id with a status read like any other
-// (the shared StatusReader: rate limit, recorded, applied; found: settled, nothing sent); if the
-// gateway has no such pay-in, or for a payout (its status read needs the payout_id the lost
-// answer held), the same bytes go out again under the same key, which the gateway answers with
-// the first response if it had received it. A new key is never used for it.
-import type { AttemptResumeForm, AttemptView, SubmitResult } from '../../../shared/contract';
+// Idempotency-Key: it is first looked up with a status read like any other (the shared
+// StatusReader: rate limit, recorded, applied; found: settled, nothing sent), a pay-in by
+// request_id, a payout by merchantReference (where the gateway supports it); if the gateway has no
+// such pay-in, or a payout it has not or cannot look up, the same bytes go out again under the
+// same key, which the gateway answers with the first response if it had received it. A new key is
+// never used for it. A live payout is resent only with the proof of its review (attempts:review,
+// ReviewGate), and the background settling only looks it up; the system's own resends (a batch
+// its start reviewed, stored answers applied at start-up) go through settle().
+import type { AttemptProgressView, AttemptResumeForm, AttemptReviewView, AttemptView, ReenteredField, SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
 import { maskPan } from '../../../shared/redact';
-import type { PayinStatusResponse } from '../../../shared/spec/schemas';
+import { CARD_FIELDS } from '../../../shared/spec/form-fields';
 import type { AttemptOutcome } from '../../gateway/attempt-runner';
 import { parseObject } from '../../gateway/classify';
 import type { CreateEndpoint, CreateRequests } from '../../gateway/endpoints';
 import { signMerchantJwt } from '../../gateway/merchant-jwt';
-import type { CallResult } from '../../gateway/result';
 import type { Attempt } from '../../ledger/repositories/attempts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
+import type { ReadRequest } from '../verification/status-reader';
 import { FieldProblems, tokenizeCard } from './bodies';
 import type { PaymentsContext } from './context';
+import type { ProgressQuery } from './progress';
 import { refuseSandboxPayouts } from './payout-service';
+import type { ReviewSubject } from './review-gate';
+import { reviewedPayout, reviewTicket } from './review-views';
 import type { Submitter } from './submitter';
 import type { TokenService } from './token-service';
 import { attemptView } from './views';
 
 export const INTERRUPTED = 'interrupted: the app stopped while the request may have been in flight';
 
-/** The input fields a resume after a restart needs, because the stored request lacks them. */
-export function fieldsToReenter(attempt: Attempt): string[] {
+/**
+ * The input fields a resume after a restart needs, because the stored request lacks them: what
+ * storage masks or drops (the card number, the CVV), and for a tokenization the whole card, which
+ * was only in its JWT.
+ */
+export function fieldsToReenter(attempt: Attempt): ReenteredField[] {
   if (attempt.replayable) return [];
   const body = parseObject(attempt.requestBody) ?? {};
   switch (attempt.kind) {
@@ -36,10 +46,24 @@ export function fieldsToReenter(attempt: Attempt): string[] {
     case 'token_charge':
       return ['tokenId', 'cardCvv'];
     case 'tokenization':
-      return ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear'];
+      return [...CARD_FIELDS];
     case 'payout':
       return isJsonObject(body.paymentDetails) && body.paymentDetails.cardNum !== undefined ? ['cardNum'] : [];
   }
+}
+
+/** What the review of a resume covers: this attempt's key and exactly its recorded request. */
+function resumeReviewSubject(attempt: Attempt): ReviewSubject {
+  return { kind: 'attempt_resume', profileId: attempt.profileId, content: `${attempt.idempotencyKey}\n${attempt.requestHash}` };
+}
+
+/** Who asked for a settle, how long its status read may wait for the rate limit, and whether it may resend. */
+export interface SettleHow {
+  actor: 'user' | 'system';
+  /** 'person': a moment at most, then "rate limited, retry in N s"; 'background': as long as the limit needs. */
+  wait: 'person' | 'background';
+  /** false: look it up only, never resend (a live payout in the background: resent only after its review). Default true. */
+  resend?: boolean;
 }
 
 export class AttemptService {
@@ -49,39 +73,78 @@ export class AttemptService {
     private readonly tokens: TokenService,
   ) {}
 
-  list(subject: 'payin' | 'payout', id: number): AttemptView[] {
+  async list(subject: 'payin' | 'payout', id: number): Promise<AttemptView[]> {
     const { repos } = this.ctx;
-    const row = subject === 'payin' ? repos.payins.byId(id) : repos.payouts.byId(id);
+    const row = subject === 'payin' ? await repos.payins.byId(id) : await repos.payouts.byId(id);
     if (!row) throw new ServiceError('not_found', `No ${subject} ${id} in the ledger.`);
     const reference = 'requestId' in row ? row.requestId : row.merchantReference;
-    return repos.attempts.forReference(row.profileId, reference).map(attemptView);
+    return (await repos.attempts.forReference(row.profileId, reference)).map(attemptView);
+  }
+
+  /** Where a create a person waits on stands now (its latest progress report), or null when none is in flight. */
+  progress(query: ProgressQuery): AttemptProgressView | null {
+    return this.ctx.progress.current(query);
   }
 
   /**
-   * At startup, before anything is sent: attempts left in "sending" by a crash become "unknown".
-   * Only then: every profile's attempts are taken, and no runner exists yet (GatewaySessions makes
-   * them on demand), so no claim of this process is in flight; later, a live claim or send would
-   * be taken for an interrupted one.
+   * Sends whose process died: every attempt left in "sending" that no instance of `alive` claimed
+   * becomes "unknown" (never "failed"), to be settled under its own key. At start-up, before this
+   * process sends anything, `alive` is the other live instances (this instance's own claims from
+   * before its restart are dead); later, the leader's takeover of a dead instance (scale-out/
+   * takeover.ts) passes every live one, this one included, so a live claim is never taken.
    */
-  recoverInterrupted(): string[] {
+  async recoverInterrupted(alive: readonly string[]): Promise<string[]> {
     const { attempts } = this.ctx.repos;
     const keys: string[] = [];
     for (let round = 0; round < 100; round++) {
-      const batch = attempts.byState('sending');
-      if (batch.length === 0) break;
-      for (const attempt of batch) {
-        attempts.markUnknown(attempt.idempotencyKey, { error: INTERRUPTED });
-        keys.push(attempt.idempotencyKey);
-      }
+      const taken = await attempts.takeOverClaims(alive, INTERRUPTED);
+      keys.push(...taken);
+      if (taken.length === 0) break;
     }
     return keys;
   }
 
+  /**
+   * The review of a payout attempt's resume: its stored request (card number masked) as the
+   * person checks it, and the review id a live resume needs. Nothing is sent.
+   */
+  async review(key: string): Promise<AttemptReviewView> {
+    const { profiles, reviews } = this.ctx.deps;
+    const attempt = await this.require(key);
+    if (attempt.kind !== 'payout') throw new ServiceError('invalid_input', 'Only a payout attempt is reviewed before it is resent; resume a pay-in at once.', { key: 'is not a payout attempt' });
+    const profile = await profiles.require(attempt.profileId);
+    refuseSandboxPayouts(profile);
+    if (attempt.state === 'succeeded' || attempt.state === 'rejected') throw new ServiceError('conflict', `This payout attempt is already settled (${attempt.state}): nothing would be resent.`, { key: `is ${attempt.state}` });
+    const body = parseObject(attempt.requestBody) ?? {};
+    return {
+      ...reviews.issue(resumeReviewSubject(attempt)),
+      ...reviewTicket(profile, typeof body.notificationUrl === 'string' ? body.notificationUrl : ''),
+      payout: reviewedPayout(body),
+      attempt: attemptView(attempt),
+    };
+  }
+
+  /** attempts:resume, a person's: a live payout's attempt is resent only with the proof of its review. */
   async resume(form: AttemptResumeForm): Promise<SubmitResult> {
+    const { reviewId, confirmed, ...rest } = form;
+    const attempt = await this.require(form.key);
+    const profile = await this.ctx.deps.profiles.require(attempt.profileId);
+    if (attempt.kind === 'payout' && attempt.state !== 'succeeded' && attempt.state !== 'rejected') {
+      refuseSandboxPayouts(profile);
+      this.ctx.deps.reviews.redeem({ reviewId, confirmed }, resumeReviewSubject(attempt), profile.environment);
+    }
+    return this.settle(rest, { actor: 'user', wait: 'person' });
+  }
+
+  /**
+   * Settles an attempt under its own key (see the file's head), with no review: for a person's
+   * resume once its review holds, a batch item (the batch's start was reviewed), the stored answer
+   * re-applied at start-up, and the automatic settling of non-live attempts (UnknownSettler).
+   */
+  async settle(form: AttemptResumeForm, how: SettleHow = { actor: 'system', wait: 'background' }): Promise<SubmitResult> {
     const { repos, gateways, profiles } = this.ctx.deps;
-    const attempt = repos.attempts.byKey(form.key);
-    if (!attempt) throw new ServiceError('not_found', `No attempt with Idempotency-Key ${form.key}.`, { key: 'is not a recorded attempt' });
-    const profile = profiles.require(attempt.profileId);
+    const attempt = await this.require(form.key);
+    const profile = await profiles.require(attempt.profileId);
     if (attempt.kind === 'payout') refuseSandboxPayouts(profile);
     const { runner } = await gateways.for(profile);
     const body = await this.rebuiltBody(profile, attempt, form);
@@ -89,20 +152,32 @@ export class AttemptService {
     const needs = fieldsToReenter(attempt);
 
     if (attempt.kind === 'payout' && attempt.state !== 'succeeded' && attempt.state !== 'rejected') {
-      repos.audit.append({ actor: 'user', action: 'payout.resume', profileId: profile.id, subject: attempt.reference, details: { idempotencyKey: attempt.idempotencyKey, state: attempt.state } });
+      await repos.audit.append({ actor: how.actor, action: 'payout.resume', profileId: profile.id, subject: attempt.reference, details: { idempotencyKey: attempt.idempotencyKey, state: attempt.state } });
     }
 
     let outcome: AttemptOutcome;
-    if (attempt.kind !== 'payout' && attempt.state === 'unknown') {
-      const read = await this.ctx.readStatus(profile, { subject: 'payin', requestId: attempt.reference });
-      const answer = read.answer as CallResult<PayinStatusResponse> | null; // a pay-in read: a pay-in answer
-      outcome = await runner.settleByRead(attempt.idempotencyKey, answer ?? { kind: 'not_sent', reason: read.detail ?? read.result });
+    if (attempt.state === 'unknown') {
+      // Looked up by its own reference first: found, it is settled and nothing is sent.
+      const request: ReadRequest = attempt.kind === 'payout' ? { subject: 'payout', merchantReference: attempt.reference } : { subject: 'payin', requestId: attempt.reference };
+      const read = await this.ctx.readStatus(profile, request, how.wait);
+      outcome = await runner.settleByRead(attempt.idempotencyKey, read.answer ?? { kind: 'not_sent', reason: read.detail ?? read.result });
       // Not at the gateway: the first request never arrived, so resending it under its key is safe.
-      if (outcome.state === 'unknown' && outcome.lookup === 'not_found') outcome = await runner.resume(attempt.idempotencyKey, options);
-    } else {
+      // A payout the gateway could not look up is resent under its key too: the gateway answers a
+      // key it knows with its first answer (the spec reads payouts only by the lost payout_id).
+      const resendable = outcome.state === 'unknown' && (outcome.lookup === 'not_found' || attempt.kind === 'payout');
+      if (resendable && how.resend !== false) outcome = await runner.resume(attempt.idempotencyKey, options);
+    } else if (how.resend !== false) {
       outcome = await runner.resume(attempt.idempotencyKey, options);
+    } else {
+      outcome = await runner.resolveByStatus(attempt.idempotencyKey); // not unknown: read from the store, nothing sent
     }
     return this.submitter.settle(profile, attempt.idempotencyKey, outcome, { needs });
+  }
+
+  private async require(key: string): Promise<Attempt> {
+    const attempt = await this.ctx.deps.repos.attempts.byKey(key);
+    if (!attempt) throw new ServiceError('not_found', `No attempt with Idempotency-Key ${key}.`, { key: 'is not a recorded attempt' });
+    return attempt;
   }
 
   /**
@@ -112,10 +187,10 @@ export class AttemptService {
    */
   private async rebuiltBody(profile: Profile, attempt: Attempt, form: AttemptResumeForm): Promise<CreateRequests[CreateEndpoint] | undefined> {
     const needs = fieldsToReenter(attempt);
-    const givenAny = needs.some((field) => form[field as keyof AttemptResumeForm] !== undefined);
+    const givenAny = needs.some((field) => form[field] !== undefined);
     if (needs.length === 0 || !givenAny) return undefined;
     const problems = new FieldProblems();
-    for (const field of needs) if (form[field as keyof AttemptResumeForm] === undefined) problems.add(field, 'is required to resend this attempt');
+    for (const field of needs) if (form[field] === undefined) problems.add(field, 'is required to resend this attempt');
     problems.throwIfAny('The attempt');
     const body = parseObject(attempt.requestBody) ?? {};
     const sameCard = (stored: unknown, given: string, field: string) => {
@@ -136,7 +211,7 @@ export class AttemptService {
       case 'token_charge': {
         let token;
         try {
-          token = this.tokens.usableToken(profile, form.tokenId ?? 0);
+          token = await this.tokens.usableToken(profile, form.tokenId ?? 0);
         } catch (error) {
           if (error instanceof ServiceError && error.fields?.tokenId) problems.add('tokenId', error.fields.tokenId);
           else throw error;

@@ -5,7 +5,15 @@ import type { PayinCreateForm, PayoutCreateForm, TokenChargeForm, TokenizeForm }
 import { LosslessNumber } from '../../../shared/json';
 import { CARD_PAYIN_METHODS, isPayoutMethod } from '../../../shared/spec/methods';
 import {
-  PAYOUT_FIELD_RULES,
+  CARD_FIELDS,
+  PAYIN_FORM_FIELDS,
+  PAYOUT_CUSTOMER_FIELDS,
+  PAYOUT_DETAIL_FIELDS,
+  PAYOUT_FORM_FIELDS,
+  payoutDetailFields,
+} from '../../../shared/spec/form-fields';
+import {
+  PAYIN_CARD_FIELDS,
   validatePayinCreate,
   validatePayoutCreate,
   validateTokenChargeCreate,
@@ -64,21 +72,15 @@ function forValidation(body: Record<string, unknown>, amountField: string, probl
   return { ...body, amount: new LosslessNumber(amount) };
 }
 
-const PAYIN_FORM_FIELDS = [
-  'payment_method', 'amount', 'currency', 'email', 'request_id', 'country', 'success_url', 'pending_url', 'fail_url', 'back_url',
-  'device_ip', 'first_name', 'last_name', 'mobile', 'address', 'city', 'zipCode', 'state', 'birthDate',
-] as const;
-const CARD_FORM_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear'] as const;
-
 export interface PayinContext {
   profile: Profile;
   notificationUrl: string;
   newReference: () => string;
-  /** True when this profile's ledger already holds a pay-in with this request_id. */
-  requestIdTaken: (requestId: string) => boolean;
+  /** Resolves true when this profile's ledger already holds a pay-in with this request_id. */
+  requestIdTaken: (requestId: string) => Promise<boolean>;
 }
 
-function payinBase(form: PayinCreateForm | TokenizeForm | TokenChargeForm, ctx: PayinContext, problems: FieldProblems): Record<string, unknown> {
+async function payinBase(form: PayinCreateForm | TokenizeForm | TokenChargeForm, ctx: PayinContext, problems: FieldProblems): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {
     ...given(form, PAYIN_FORM_FIELDS),
     merchant_id: ctx.profile.merchantId,
@@ -86,19 +88,19 @@ function payinBase(form: PayinCreateForm | TokenizeForm | TokenChargeForm, ctx: 
     notification_link: ctx.notificationUrl,
   };
   body.request_id ??= ctx.newReference();
-  if (typeof body.request_id === 'string' && ctx.requestIdTaken(body.request_id)) {
+  if (typeof body.request_id === 'string' && (await ctx.requestIdTaken(body.request_id))) {
     problems.add('request_id', 'is already used by a pay-in of this profile: a request_id names one attempt, so use a new one (or resume that attempt)');
   }
   return body;
 }
 
 /** Spec 2.1. Card fields only for the card methods. */
-export function payinCreateBody(form: PayinCreateForm, ctx: PayinContext): Record<string, unknown> {
+export async function payinCreateBody(form: PayinCreateForm, ctx: PayinContext): Promise<Record<string, unknown>> {
   const problems = new FieldProblems();
-  const body = { ...payinBase(form, ctx, problems), ...given(form, [...CARD_FORM_FIELDS, 'cardCvv']) };
+  const body = { ...(await payinBase(form, ctx, problems)), ...given(form, PAYIN_CARD_FIELDS) };
   const isCard = (CARD_PAYIN_METHODS as readonly unknown[]).includes(body.payment_method);
   if (!isCard) {
-    for (const field of [...CARD_FORM_FIELDS, 'cardCvv']) if (body[field] !== undefined) problems.add(field, 'is only sent for credit_card and credit_card_ftd');
+    for (const field of PAYIN_CARD_FIELDS) if (body[field] !== undefined) problems.add(field, 'is only sent for credit_card and credit_card_ftd');
   }
   problems.addResult(validatePayinCreate(forValidation(body, 'amount', problems)));
   problems.throwIfAny('The pay-in');
@@ -113,8 +115,8 @@ const CLAIM_TO_FORM: Record<string, string> = {
 };
 
 /** The card of a tokenize JWT, checked with the claim rules and named by the form's field names. */
-export function tokenizeCard(form: Partial<Record<(typeof CARD_FORM_FIELDS)[number], string | undefined>>, problems: FieldProblems): CardForJwt {
-  const card = given(form, CARD_FORM_FIELDS);
+export function tokenizeCard(form: Partial<Record<(typeof CARD_FIELDS)[number], string | undefined>>, problems: FieldProblems): CardForJwt {
+  const card = given(form, CARD_FIELDS);
   const claims = {
     cardholder_number: card.cardNum,
     cardholder_name: card.cardHolder,
@@ -126,11 +128,11 @@ export function tokenizeCard(form: Partial<Record<(typeof CARD_FORM_FIELDS)[numb
 }
 
 /** POST /payment/create/tokenization: the pay-in fields, consent, the notification URL; card data only in the JWT. */
-export function tokenizationBody(form: TokenizeForm, ctx: PayinContext): { body: Record<string, unknown>; card: CardForJwt } {
+export async function tokenizationBody(form: TokenizeForm, ctx: PayinContext): Promise<{ body: Record<string, unknown>; card: CardForJwt }> {
   const problems = new FieldProblems();
   const card = tokenizeCard(form, problems);
   const body: Record<string, unknown> = {
-    ...payinBase(form, ctx, problems),
+    ...(await payinBase(form, ctx, problems)),
     merchant_jwt: JWT_PLACEHOLDER,
     consent: form.consent,
     tokenization_notification_url: ctx.notificationUrl,
@@ -141,37 +143,29 @@ export function tokenizationBody(form: TokenizeForm, ctx: PayinContext): { body:
 }
 
 /** POST /payment/create/token: the pay-in fields, the CVV (asked for on every charge), the decrypt JWT. */
-export function tokenChargeBody(form: TokenChargeForm, ctx: PayinContext, problems = new FieldProblems()): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...payinBase(form, ctx, problems), merchant_jwt: JWT_PLACEHOLDER, ...given(form, ['cardCvv']) };
+export async function tokenChargeBody(form: TokenChargeForm, ctx: PayinContext, problems = new FieldProblems()): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = { ...(await payinBase(form, ctx, problems)), merchant_jwt: JWT_PLACEHOLDER, ...given(form, ['cardCvv']) };
   problems.addResult(validateTokenChargeCreate(forValidation(body, 'amount', problems)));
   problems.throwIfAny('The token charge');
   return body;
-}
-
-const DETAIL_FIELDS = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear', 'iban', 'bic', 'accountHolder', 'walletAddress', 'network', 'sortCode', 'accountNumber'] as const;
-
-/** paymentDetails fields of one payout method, from the shared field rules. */
-function detailFieldsOf(method: string): string[] {
-  return PAYOUT_FIELD_RULES.filter((r) => r.field.startsWith('paymentDetails.') && typeof r.required === 'object' && r.required.methods.includes(method)).map((r) =>
-    r.field.slice('paymentDetails.'.length),
-  );
 }
 
 export interface PayoutContext {
   profile: Profile;
   notificationUrl: string;
   newReference: () => string;
-  referenceTaken: (merchantReference: string) => boolean;
+  /** Resolves true when the reference is already used (by a payout of this profile, or a row of the same batch). */
+  referenceTaken: (merchantReference: string) => Promise<boolean>;
 }
 
 /** Spec 2.7 with our documented choices: mode "direct", paymentDetails.method = method. */
-export function payoutCreateBody(form: PayoutCreateForm, ctx: PayoutContext): Record<string, unknown> {
+export async function payoutCreateBody(form: PayoutCreateForm, ctx: PayoutContext): Promise<Record<string, unknown>> {
   const problems = new FieldProblems();
-  const top = given(form, ['method', 'amount', 'currency', 'merchantReference', 'country']);
+  const top = given(form, PAYOUT_FORM_FIELDS);
   const method = typeof top.method === 'string' ? top.method : undefined;
-  const details = form.paymentDetails ? given(form.paymentDetails, DETAIL_FIELDS) : {};
+  const details = form.paymentDetails ? given(form.paymentDetails, PAYOUT_DETAIL_FIELDS) : {};
   if (method !== undefined && isPayoutMethod(method)) {
-    const allowed = detailFieldsOf(method);
+    const allowed: string[] = payoutDetailFields(method);
     for (const field of Object.keys(details)) if (!allowed.includes(field)) problems.add(`paymentDetails.${field}`, `is not a field of ${method} payouts`);
   }
   const body: Record<string, unknown> = {
@@ -180,11 +174,11 @@ export function payoutCreateBody(form: PayoutCreateForm, ctx: PayoutContext): Re
     site_id: ctx.profile.merchantSiteId,
     mode: 'direct',
     notificationUrl: ctx.notificationUrl,
-    customer: form.customer ? given(form.customer, ['firstName', 'lastName', 'email', 'phone']) : undefined,
+    customer: form.customer ? given(form.customer, PAYOUT_CUSTOMER_FIELDS) : undefined,
     paymentDetails: form.paymentDetails || method !== undefined ? { ...details, method } : undefined,
   };
   body.merchantReference ??= ctx.newReference();
-  if (typeof body.merchantReference === 'string' && ctx.referenceTaken(body.merchantReference)) {
+  if (typeof body.merchantReference === 'string' && (await ctx.referenceTaken(body.merchantReference))) {
     problems.add('merchantReference', 'is already used by a payout of this profile: use a new one (or resume that attempt)');
   }
   problems.addResult(validatePayoutCreate(forValidation(body, 'amount', problems)));

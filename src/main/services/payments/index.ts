@@ -7,6 +7,7 @@ import { PayinService } from './payin-service';
 import { PayoutService } from './payout-service';
 import { Submitter } from './submitter';
 import { TokenService } from './token-service';
+import { UnknownSettler } from './unknown-settler';
 
 export type { PaymentsDeps } from './context';
 export { publishTransactionChanged, changesFromNotification, type TransactionChange } from './pushes';
@@ -17,6 +18,8 @@ export interface PaymentServices {
   payouts: PayoutService;
   attempts: AttemptService;
   jwt: JwtTools;
+  /** Settles unknown attempts where no person is needed (start-up, sweep, attempts:settle-unknown). */
+  settler: UnknownSettler;
 }
 
 export function createPaymentServices(deps: PaymentsDeps): PaymentServices {
@@ -24,11 +27,13 @@ export function createPaymentServices(deps: PaymentsDeps): PaymentServices {
   const submitter = new Submitter(ctx);
   const payins = new PayinService(ctx, submitter);
   const tokens = new TokenService(ctx, submitter, payins);
+  const attempts = new AttemptService(ctx, submitter, tokens);
   return {
     payins,
     tokens,
     payouts: new PayoutService(ctx, submitter),
-    attempts: new AttemptService(ctx, submitter, tokens),
+    attempts,
     jwt: new JwtTools(ctx),
+    settler: new UnknownSettler({ repos: deps.repos, attempts, now: () => new Date(deps.clock.now()), log: deps.log }),
   };
 }

@@ -8,31 +8,30 @@
 // tokens:tokenize signs and sends one without it ever leaving main. An op=decrypt JWT carries a
 // token reference only and is returned as is.
 import type { DecodedJwtView, JwtSignForm } from '../../../shared/contract';
+import { holdsPan } from '../../../shared/redact';
 import { decodeJwt, type DecodedJwt } from '../../gateway/jwt-decoder';
 import { publicKeyFingerprint, type MerchantKeyPair } from '../../gateway/jwt-keys';
 import { signMerchantJwt } from '../../gateway/merchant-jwt';
 import { ServiceError } from '../errors';
 import { FieldProblems, tokenizeCard } from './bodies';
 import type { PaymentsContext } from './context';
-import { maskText } from './views';
 
 export const TOKENIZE_JWT_WITHHELD =
   'An op=tokenize JWT carries the full card number in readable base64, so Paydesk keeps it in the main process: ' +
   'the decoded view shows it with the card number masked. Send it with tokens:tokenize.';
 const PAN_WITHHELD = 'The JWT payload holds something that looks like a card number, so it is not handed to the renderer.';
 
-/** True when the JWT's payload, decoded, contains a Luhn-valid 13-19 digit run. */
+/** True when the JWT's payload, decoded, holds a card number (the shared safety net's test). */
 function payloadHoldsPan(jwt: string): boolean {
   const payload = jwt.split('.')[1] ?? '';
-  const text = Buffer.from(payload, 'base64url').toString('utf8');
-  return maskText(text) !== text;
+  return holdsPan(Buffer.from(payload, 'base64url').toString('utf8'));
 }
 
 export class JwtTools {
   constructor(private readonly ctx: PaymentsContext) {}
 
   async sign(form: JwtSignForm): Promise<{ jwt: string | null; withheld: string | null; decoded: DecodedJwtView }> {
-    const profile = this.ctx.profile(form.profileId);
+    const profile = await this.ctx.profile(form.profileId);
     const { credentials, repos } = this.ctx.deps;
     const problems = new FieldProblems();
     if (form.op === 'tokenize') {
@@ -44,11 +43,11 @@ export class JwtTools {
     }
     let tokenRef = form.token;
     if (form.tokenId !== undefined) {
-      const token = repos.tokens.byId(form.tokenId);
+      const token = await repos.tokens.byId(form.tokenId);
       if (!token || token.profileId !== profile.id) problems.add('tokenId', 'is not a token of this profile');
       tokenRef = token?.tokenRef;
     }
-    if (tokenRef !== undefined && maskText(tokenRef) !== tokenRef) problems.add('token', 'looks like a card number: a decrypt JWT carries a token reference, never card data');
+    if (tokenRef !== undefined && holdsPan(tokenRef)) problems.add('token', 'looks like a card number: a decrypt JWT carries a token reference, never card data');
     problems.throwIfAny('The JWT');
     const pair = await credentials.signingKey(profile);
     const jwt = await signMerchantJwt(pair, { op: 'decrypt', merchantId: profile.merchantId, token: tokenRef ?? '' }, this.ctx.deps);
@@ -58,7 +57,7 @@ export class JwtTools {
 
   /** Never throws for what is pasted: a malformed string is described, not refused. */
   async decode(form: { profileId?: string | undefined; jwt: string }): Promise<DecodedJwtView> {
-    const profile = this.ctx.profile(form.profileId);
+    const profile = await this.ctx.profile(form.profileId);
     let pair: MerchantKeyPair | null = null;
     try {
       pair = await this.ctx.deps.credentials.signingKey(profile);

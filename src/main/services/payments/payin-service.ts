@@ -5,8 +5,8 @@ import type { PayinCreateInput } from '../../gateway/endpoints';
 import type { CallResult } from '../../gateway/result';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { Profile } from '../../ledger/repositories/profiles';
-import { ServiceError } from '../errors';
 import { payinCreateBody, type PayinContext } from './bodies';
+import { cardFacts } from './card-facts';
 import type { PaymentsContext } from './context';
 import type { Submitter } from './submitter';
 import { attemptView, payinView, statusReadView } from './views';
@@ -31,37 +31,27 @@ export class PayinService {
       profile,
       notificationUrl: notificationUrl(profile),
       newReference: () => ids.uuid(),
-      requestIdTaken: (requestId) => repos.payins.byRequestId(profile.id, requestId) !== undefined,
+      requestIdTaken: async (requestId) => (await repos.payins.byRequestId(profile.id, requestId)) !== undefined,
     };
   }
 
   async create(form: PayinCreateForm): Promise<SubmitResult> {
-    const profile = this.ctx.profile(form.profileId);
-    const body = payinCreateBody(form, this.payinContext(profile)) as unknown as PayinCreateInput;
-    return this.submitter.payin(profile, 'payin_create', body);
+    const profile = await this.ctx.profile(form.profileId);
+    const body = (await payinCreateBody(form, this.payinContext(profile))) as unknown as PayinCreateInput;
+    return this.submitter.payin(profile, 'payin_create', body, cardFacts({ number: body.cardNum, expMonth: body.cardExpireMonth, expYear: body.cardExpireYear }));
   }
 
-  find(ref: PayinRef): PayinRecord {
-    const { payins } = this.ctx.repos;
-    let record: PayinRecord | undefined;
-    if (ref.id !== undefined) {
-      record = payins.byId(ref.id);
-      if (record && ref.profileId !== undefined && record.profileId !== ref.profileId) record = undefined;
-    } else {
-      const profile = this.ctx.profile(ref.profileId);
-      record = (ref.payinId && payins.byPayinId(ref.payinId, profile.id)) || (ref.requestId && payins.byRequestId(profile.id, ref.requestId)) || undefined;
-    }
-    if (!record) throw new ServiceError('not_found', 'No such pay-in in the ledger.');
-    return record;
+  async find(ref: PayinRef): Promise<PayinRecord> {
+    return this.ctx.findTransaction(this.ctx.repos.payins, { profileId: ref.profileId, id: ref.id, reference: ref.requestId, gatewayId: ref.payinId }, 'pay-in');
   }
 
-  get(ref: PayinRef): { payin: PayinView; attempts: AttemptView[]; statusReads: StatusReadView[] } {
+  async get(ref: PayinRef): Promise<{ payin: PayinView; attempts: AttemptView[]; statusReads: StatusReadView[] }> {
     const { repos } = this.ctx;
-    const record = this.find(ref);
+    const record = await this.find(ref);
     return {
-      payin: payinView(record, repos.attempts),
-      attempts: repos.attempts.forReference(record.profileId, record.requestId).map(attemptView),
-      statusReads: repos.statusReads.forPayin(record.id).map((r) => statusReadView(r)),
+      payin: await payinView(record, repos),
+      attempts: (await repos.attempts.forReference(record.profileId, record.requestId)).map(attemptView),
+      statusReads: (await repos.statusReads.forPayin(record.id)).map((r) => statusReadView(r)),
     };
   }
 
@@ -73,17 +63,27 @@ export class PayinService {
    * answer (through the runner, so it never races a send of the same attempt).
    */
   async readStatus(input: { profileId?: string | undefined; payinId?: string | undefined; requestId?: string | undefined }): Promise<{ read: StatusReadView; payin: PayinView | null }> {
-    const profile = this.ctx.profile(input.profileId);
-    const { repos, gateways } = this.ctx.deps;
+    const profile = await this.ctx.profile(input.profileId);
+    const { repos } = this.ctx.deps;
     const outcome = await this.ctx.readStatus(profile, { subject: 'payin', payinId: input.payinId, requestId: input.requestId });
-    const row = outcome.rowId === null ? undefined : repos.payins.byId(outcome.rowId);
-    const attempt = row === undefined || row.attemptId === null ? undefined : repos.attempts.byId(row.attemptId);
-    if (attempt?.state === 'unknown' && outcome.answer?.kind === 'ok') {
-      const { runner } = await gateways.for(profile);
-      const settled = await runner.settleByRead(attempt.idempotencyKey, outcome.answer as CallResult<PayinStatusResponse>);
-      this.submitter.settle(profile, attempt.idempotencyKey, settled);
-    }
-    const current = row ? repos.payins.byId(row.id) : undefined;
-    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payin: current ? payinView(current, repos.attempts) : null };
+    if (outcome.rowId !== null && outcome.answer) await this.settleAttemptByRead(outcome.rowId, outcome.answer);
+    const current = outcome.rowId === null ? undefined : await repos.payins.byId(outcome.rowId);
+    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payin: current ? await payinView(current, repos) : null };
+  }
+
+  /**
+   * A status read (a person's, the verifier's, the sweep's, the status poller's) that found a
+   * pay-in whose create attempt is still unknown settles that attempt with the same answer,
+   * through the runner (no request of its own, never racing a send of the same attempt).
+   */
+  async settleAttemptByRead(rowId: number, answer: CallResult<unknown>): Promise<void> {
+    const { repos, gateways, profiles } = this.ctx.deps;
+    const row = await repos.payins.byId(rowId);
+    const attempt = row === undefined || row.attemptId === null ? undefined : await repos.attempts.byId(row.attemptId);
+    if (attempt?.state !== 'unknown' || answer.kind !== 'ok') return;
+    const profile = await profiles.require(attempt.profileId);
+    const { runner } = await gateways.for(profile);
+    const settled = await runner.settleByRead(attempt.idempotencyKey, answer as CallResult<PayinStatusResponse>);
+    await this.submitter.settle(profile, attempt.idempotencyKey, settled);
   }
 }

@@ -1,15 +1,20 @@
 // Payouts of the four methods: create (validated first, audited, sent exactly once), look up,
 // read the status. Spec 4, rule 3: payouts and their status reads do not exist in the sandbox.
-import type { AttemptView, PayoutCreateForm, PayoutView, StatusReadView, SubmitResult } from '../../../shared/contract';
-import { maskPan } from '../../../shared/redact';
+import type { ApprovalNeed, AttemptView, PayoutCreateForm, PayoutCreateRequest, PayoutReviewView, PayoutView, StatusReadView, SubmitResult } from '../../../shared/contract';
+import { describeDestination } from '../../../shared/payout-destination';
 import type { PayoutCreateInput } from '../../gateway/endpoints';
+import { serializeCreateBody } from '../../gateway/serialize';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
 import { payoutCreateBody } from './bodies';
 import type { PaymentsContext } from './context';
+import type { ReviewSubject } from './review-gate';
+import { reviewedPayout, reviewTicket } from './review-views';
 import type { AnsweredPayout, PayoutHooks, PreparedPayout, Submitter } from './submitter';
 import { attemptView, payoutView, statusReadView } from './views';
+
+const amountOf = (body: PayoutCreateInput): string => (typeof body.amount === 'string' ? body.amount : body.amount.value);
 
 export function refuseSandboxPayouts(profile: Profile): void {
   if (profile.environment === 'sandbox') {
@@ -17,23 +22,9 @@ export function refuseSandboxPayouts(profile: Profile): void {
   }
 }
 
-const ends = (value: unknown, head: number, tail: number): string | undefined =>
-  typeof value === 'string' ? (value.length <= head + tail ? '*'.repeat(value.length) : `${value.slice(0, head)}…${value.slice(-tail)}`) : undefined;
-
-/** Where the money goes, recognisable but not usable (the audit log keeps this, never the full number). */
-export function describeDestination(details: Record<string, unknown>): string {
-  switch (details.method) {
-    case 'credit_card':
-      return `card ${typeof details.cardNum === 'string' ? maskPan(details.cardNum) : '?'}`;
-    case 'open_banking':
-      return `IBAN ${ends(details.iban, 4, 4) ?? '?'}`;
-    case 'crypto':
-      return `${String(details.network ?? '?')} wallet ${ends(details.walletAddress, 6, 4) ?? '?'}`;
-    case 'fps':
-      return `sort code ${String(details.sortCode ?? '?')} account ****${typeof details.accountNumber === 'string' ? details.accountNumber.slice(-4) : '?'}`;
-    default:
-      return 'unknown destination';
-  }
+/** What a payout's review covers: exactly the bytes its create call sends. */
+export function payoutReviewSubject(profile: Profile, body: PayoutCreateInput): ReviewSubject {
+  return { kind: 'payout', profileId: profile.id, content: serializeCreateBody<'payout_create'>(body) };
 }
 
 /** A profile with its gateway runner, for preparing payouts (PayoutService.session). */
@@ -52,29 +43,80 @@ export class PayoutService {
     private readonly submitter: Submitter,
   ) {}
 
-  async create(form: PayoutCreateForm): Promise<SubmitResult> {
-    const profile = this.ctx.profile(form.profileId);
+  /**
+   * The review step, in main: the form completed and validated exactly as create() would send it
+   * (merchantReference assigned if empty), what the person must check, and the review id that a
+   * live create needs. Nothing is recorded or sent.
+   */
+  async review(form: PayoutCreateForm): Promise<PayoutReviewView> {
+    const profile = await this.ctx.profile(form.profileId);
     refuseSandboxPayouts(profile);
-    const body = this.body(form, profile);
-    return this.submitter.payout(profile, body, this.audit(profile, body, {}));
+    const body = await this.body(form, profile);
+    const { reviews, checkLimits } = this.ctx.deps;
+    const limits = await checkLimits(profile, body.currency, amountOf(body));
+    return {
+      ...reviews.issue(payoutReviewSubject(profile, body)),
+      ...reviewTicket(profile, body.notificationUrl),
+      payout: reviewedPayout(body as unknown as Record<string, unknown>),
+      limits,
+      approval: await this.approvalNeed(profile, body),
+    };
+  }
+
+  /**
+   * Sends a payout; on a live profile only with the proof of its review for exactly this body. One
+   * the approval policy holds back is refused before its review is spent: on a team server it is
+   * submitted for approval instead (approvals:request-payout), on a desk its amount is typed again.
+   */
+  async create(request: PayoutCreateRequest): Promise<SubmitResult> {
+    const { reviewId, confirmed, typedAmount, ...form } = request;
+    const { profile, body } = await this.reviewedBody(form);
+    const need = await this.approvalNeed(profile, body);
+    if (need.step === 'approval') {
+      throw new ServiceError('conflict', `Nothing was sent: ${need.policy ?? 'the approval policy'} Submit it for approval; another person with the approver role sends it.`, { reviewId: 'submit for approval instead' });
+    }
+    this.ctx.deps.approvals?.requireTypedAmount(need, typedAmount);
+    this.ctx.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), profile.environment);
+    const extra = { ...(reviewId === undefined ? {} : { reviewId }), ...(need.step === 'typed_amount' ? { confirmedByTypedAmount: need.policy } : {}) };
+    return this.submitter.payout(profile, body, this.audit(profile, body, extra));
+  }
+
+  /** The body create() would send for this form, on its profile (checked as create checks it). */
+  async reviewedBody(form: PayoutCreateForm): Promise<{ profile: Profile; body: PayoutCreateInput }> {
+    const profile = await this.ctx.profile(form.profileId);
+    refuseSandboxPayouts(profile);
+    return { profile, body: await this.body(form, profile) };
+  }
+
+  /** What the approval policy asks of this payout. */
+  async approvalNeed(profile: Profile, body: PayoutCreateInput): Promise<ApprovalNeed> {
+    return (await this.ctx.deps.approvals?.forPayout(profile, body.currency, amountOf(body))) ?? { step: 'none', policy: null, amount: null, currency: null };
+  }
+
+  /**
+   * A payout an approver approved (services/approvals): sent exactly as reviewed, its audit entry
+   * naming the approval; hooks.afterPrepare records the decision in the intent's transaction.
+   */
+  sendApproved(profile: Profile, body: PayoutCreateInput, details: Record<string, unknown>, hooks: PayoutHooks): Promise<SubmitResult> {
+    return this.submitter.payout(profile, body, this.audit(profile, body, details), hooks);
   }
 
   /** A profile's gateway session for prepare(): refused for a sandbox; the merchant-token is read now. */
   async session(profileId: string | undefined): Promise<PayoutSession> {
-    const profile = this.ctx.profile(profileId);
+    const profile = await this.ctx.profile(profileId);
     refuseSandboxPayouts(profile);
     const { runner } = await this.ctx.deps.gateways.for(profile);
     return { profile, runner };
   }
 
   /**
-   * Validates and records a payout's intent (the manual path's checks, limits and audit entry),
-   * synchronously: inside the caller's transaction when one is open, so a batch commits several
-   * items at once. Throws, recording nothing, when the row is refused. Send it with send() as soon
-   * as it is committed.
+   * Validates and records a payout's intent (the manual path's checks, limits and audit entry):
+   * inside the caller's transaction when one is open (call it from that transaction's async
+   * context), so a batch commits several items at once. Rejects, recording nothing, when the row
+   * is refused. Send it with send() as soon as it is committed.
    */
-  prepare(form: PayoutCreateForm, session: PayoutSession, extra: { auditDetails?: Record<string, unknown>; hooks?: PayoutHooks } = {}): PreparedPayout {
-    const body = this.body(form, session.profile);
+  async prepare(form: PayoutCreateForm, session: PayoutSession, extra: { auditDetails?: Record<string, unknown>; hooks?: PayoutHooks } = {}): Promise<PreparedPayout> {
+    const body = await this.body(form, session.profile);
     return this.submitter.preparePayout(session.profile, session.runner, body, this.audit(session.profile, body, extra.auditDetails ?? {}), extra.hooks);
   }
 
@@ -84,19 +126,19 @@ export class PayoutService {
   }
 
   /** Once an answered payout is committed: orphans matched, the row pushed. */
-  recorded(answered: AnsweredPayout): void {
-    this.submitter.payoutRecorded(answered);
+  recorded(answered: AnsweredPayout): Promise<void> {
+    return this.submitter.payoutRecorded(answered);
   }
 
   /** The request body in the spec's field names, completed from the profile and checked with the shared validator. */
-  private body(form: PayoutCreateForm, profile: Profile): PayoutCreateInput {
+  private async body(form: PayoutCreateForm, profile: Profile): Promise<PayoutCreateInput> {
     const { repos, ids, notificationUrl } = this.ctx.deps;
-    return payoutCreateBody(form, {
+    return (await payoutCreateBody(form, {
       profile,
       notificationUrl: notificationUrl(profile),
       newReference: () => ids.uuid(),
-      referenceTaken: (reference) => repos.payouts.byMerchantReference(profile.id, reference) !== undefined,
-    }) as unknown as PayoutCreateInput;
+      referenceTaken: async (reference) => (await repos.payouts.byMerchantReference(profile.id, reference)) !== undefined,
+    })) as unknown as PayoutCreateInput;
   }
 
   private audit(profile: Profile, body: PayoutCreateInput, extra: Record<string, unknown>) {
@@ -112,47 +154,37 @@ export class PayoutService {
         currency: body.currency,
         country: body.country,
         beneficiary: `${body.customer.firstName} ${body.customer.lastName}`,
-        destination: describeDestination(body.paymentDetails as Record<string, unknown>),
+        destination: describeDestination(body.method, body.paymentDetails),
         ...extra,
       },
     };
   }
 
-  find(ref: PayoutRef): PayoutRecord {
-    const { payouts } = this.ctx.repos;
-    let record: PayoutRecord | undefined;
-    if (ref.id !== undefined) {
-      record = payouts.byId(ref.id);
-      if (record && ref.profileId !== undefined && record.profileId !== ref.profileId) record = undefined;
-    } else {
-      const profile = this.ctx.profile(ref.profileId);
-      record = (ref.payoutId && payouts.byPayoutId(ref.payoutId, profile.id)) || (ref.merchantReference && payouts.byMerchantReference(profile.id, ref.merchantReference)) || undefined;
-    }
-    if (!record) throw new ServiceError('not_found', 'No such payout in the ledger.');
-    return record;
+  async find(ref: PayoutRef): Promise<PayoutRecord> {
+    return this.ctx.findTransaction(this.ctx.repos.payouts, { profileId: ref.profileId, id: ref.id, reference: ref.merchantReference, gatewayId: ref.payoutId }, 'payout');
   }
 
-  get(ref: PayoutRef): { payout: PayoutView; attempts: AttemptView[]; statusReads: StatusReadView[] } {
+  async get(ref: PayoutRef): Promise<{ payout: PayoutView; attempts: AttemptView[]; statusReads: StatusReadView[] }> {
     const { repos } = this.ctx;
-    const record = this.find(ref);
+    const record = await this.find(ref);
     return {
-      payout: payoutView(record, repos.attempts),
-      attempts: repos.attempts.forReference(record.profileId, record.merchantReference).map(attemptView),
-      statusReads: repos.statusReads.forPayout(record.id).map((r) => statusReadView(r)),
+      payout: await payoutView(record, repos),
+      attempts: (await repos.attempts.forReference(record.profileId, record.merchantReference)).map(attemptView),
+      statusReads: (await repos.statusReads.forPayout(record.id)).map((r) => statusReadView(r)),
     };
   }
 
   /**
-   * POST /payouts/get-status by payout_id, through the shared StatusReader (the verifier's rate
-   * limit, recorded, applied forward-only, contradicted claims re-marked). Rate limited: answers at
-   * once with result "rate_limited" and when to retry.
+   * POST /payouts/get-status by payout_id (else merchantReference), through the shared
+   * StatusReader (the verifier's rate limit, recorded, applied forward-only, contradicted claims
+   * re-marked). Rate limited: answers at once with result "rate_limited" and when to retry.
    */
-  async readStatus(input: { profileId?: string | undefined; payoutId: string }): Promise<{ read: StatusReadView; payout: PayoutView | null }> {
-    const profile = this.ctx.profile(input.profileId);
+  async readStatus(input: { profileId?: string | undefined; payoutId?: string | undefined; merchantReference?: string | undefined }): Promise<{ read: StatusReadView; payout: PayoutView | null }> {
+    const profile = await this.ctx.profile(input.profileId);
     refuseSandboxPayouts(profile);
     const { repos } = this.ctx;
-    const outcome = await this.ctx.readStatus(profile, { subject: 'payout', payoutId: input.payoutId });
-    const current = outcome.rowId === null ? undefined : repos.payouts.byId(outcome.rowId);
-    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payout: current ? payoutView(current, repos.attempts) : null };
+    const outcome = await this.ctx.readStatus(profile, { subject: 'payout', payoutId: input.payoutId, merchantReference: input.merchantReference });
+    const current = outcome.rowId === null ? undefined : await repos.payouts.byId(outcome.rowId);
+    return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payout: current ? await payoutView(current, repos) : null };
   }
 }

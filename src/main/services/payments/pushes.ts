@@ -9,18 +9,18 @@ import { payinView, payoutView, tokenView } from './views';
 
 export type TransactionChange = { subject: 'payin' | 'payout' | 'token'; rowId: number };
 
-type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens' | 'attempts'>;
+type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens' | 'attempts' | 'cards'>;
 
 /** Publishes the current view of one changed row; a row that is gone publishes nothing. */
-export function publishTransactionChanged(events: EventBus, repos: PushRepos, change: TransactionChange): void {
+export async function publishTransactionChanged(events: EventBus, repos: PushRepos, change: TransactionChange): Promise<void> {
   if (change.subject === 'payin') {
-    const record = repos.payins.byId(change.rowId);
-    if (record) events.publish('payins:payin-changed', payinView(record, repos.attempts));
+    const record = await repos.payins.byId(change.rowId);
+    if (record) events.publish('payins:payin-changed', await payinView(record, repos));
   } else if (change.subject === 'payout') {
-    const record = repos.payouts.byId(change.rowId);
-    if (record) events.publish('payouts:payout-changed', payoutView(record, repos.attempts));
+    const record = await repos.payouts.byId(change.rowId);
+    if (record) events.publish('payouts:payout-changed', await payoutView(record, repos));
   } else {
-    const token = repos.tokens.byId(change.rowId);
+    const token = await repos.tokens.byId(change.rowId);
     if (token) events.publish('tokens:token-changed', tokenView(token));
   }
 }

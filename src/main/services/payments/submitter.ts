@@ -1,17 +1,22 @@
 // Sends create calls exactly once and records what became of them. The intent (the attempt with
 // its fresh Idempotency-Key and request hash, and the transaction row) is committed in one
-// synchronous transaction before the first byte leaves; the AttemptRunner then sends, retrying
+// transaction, and that commit awaited, before the first byte leaves; the AttemptRunner then sends, retrying
 // transient failures with the same key and bytes; the answer is applied forward-only, and
 // notifications that arrived first (orphans) are matched. A payout's attempt is recorded already
 // "sending" (AttemptRunner.claim), and its answer is recorded and applied in one transaction: two
 // commits per payout, the intent and the answer. A batch commits several of each at once. The
-// claim is sent the moment its intent commits (nothing may fail or wait in between, or it would
-// stay "sending" with nothing sent), and forgotten if the intent rolls back.
+// claim is sent the moment its intent's commit resolves (nothing may fail or wait in between, or
+// it would stay "sending" with nothing sent), and forgotten if the intent rolls back. No
+// transaction is ever open across a send. A transaction sent
+// with a notification link the gateway cannot reach (a loopback address, from a sandbox or live
+// profile) is marked so on its row, and once answered its status is polled instead (pollStatus).
 import type { SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
+import { notificationReach } from '../../../shared/notification-reach';
+import { maskPansIn } from '../../../shared/redact';
 import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { nextStep } from '../../gateway/advice';
-import type { AttemptOutcome, AttemptRunner, SentOutcome } from '../../gateway/attempt-runner';
+import type { AttemptOutcome, AttemptRunner, SendOptions, SentOutcome } from '../../gateway/attempt-runner';
 import type { CreateRequests, PayoutCreateInput } from '../../gateway/endpoints';
 import type { Attempt } from '../../ledger/repositories/attempts';
 import type { Repositories } from '../../ledger/repositories/index';
@@ -19,10 +24,12 @@ import type { NewAuditEntry } from '../../ledger/repositories/audit-log';
 import type { PayinKind, PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
+import type { CardFacts } from '../../ledger/repositories/cards';
 import { ServiceError } from '../errors';
 import { applyPayinCreateAnswer, applyPayoutCreateAnswer, applyRefusal } from './apply';
+import { cardFacts } from './card-facts';
 import type { PaymentsContext } from './context';
-import { attemptView, maskText, payinView, payoutView } from './views';
+import { attemptView, payinView, payoutView } from './views';
 
 export type PayinEndpoint = 'payin_create' | 'tokenization_create' | 'token_charge_create';
 
@@ -32,12 +39,16 @@ const PAYIN_KIND: Record<PayinEndpoint, PayinKind> = {
   token_charge_create: 'token_charge',
 };
 
+/** The link sent, when the gateway cannot post to it: the row is marked, its status polled. */
+const unreachableLink = (profile: Profile, link: unknown): string | null =>
+  typeof link === 'string' && !notificationReach(profile.environment, link).reachable ? link : null;
+
 const decimalText = (amount: CreateRequests[keyof CreateRequests]['amount']): string => (typeof amount === 'string' ? amount : amount.value);
 
 /** What a caller (a batch) records in the same transaction as the payout's intent. */
 export interface PayoutHooks {
-  /** Once the attempt and the payout row exist: whatever refers to them is committed with them. */
-  afterPrepare?: (key: string, payoutRowId: number) => void;
+  /** Once the attempt and the payout row exist: whatever refers to them is committed with them (awaited, in the same transaction). */
+  afterPrepare?: (key: string, payoutRowId: number) => void | Promise<void>;
 }
 
 /** A payout whose intent is committed (attempt claimed for sending, payout row, audit entry): send it at once. */
@@ -55,9 +66,9 @@ export interface AnsweredPayout {
   /** How the renderer would word the outcome (a batch item keeps it as its error). */
   message: string;
   /** Records the outcome on the attempt and applies it to the payout row, forward-only. */
-  record: () => void;
-  /** When record() could not be committed: the attempt becomes unknown, so a resume settles it. */
-  abandon: (reason: string) => void;
+  record: () => Promise<void>;
+  /** When record() could not be committed: the attempt becomes unknown (best effort, never rejects), so a resume settles it. */
+  abandon: (reason: string) => Promise<void>;
 }
 
 export interface SettleOptions {
@@ -68,16 +79,18 @@ export interface SettleOptions {
 export class Submitter {
   constructor(private readonly ctx: PaymentsContext) {}
 
-  async payin<E extends PayinEndpoint>(profile: Profile, endpoint: E, body: CreateRequests[E]): Promise<SubmitResult> {
-    const { db, repos, gateways } = this.ctx.deps;
-    const { runner } = await gateways.for(profile);
-    const { key, rowId } = db.transaction(() => {
-      if (repos.payins.byRequestId(profile.id, body.request_id)) {
+  /** `card`: what the row keeps of the card that pays (masked), when there is one. */
+  async payin<E extends PayinEndpoint>(profile: Profile, endpoint: E, body: CreateRequests[E], card: CardFacts | null = null): Promise<SubmitResult> {
+    const { repos, gateways } = this.ctx.deps;
+    const session = await gateways.for(profile);
+    const { runner } = session;
+    const { key, rowId } = await repos.transaction(async () => {
+      if (await repos.payins.byRequestId(profile.id, body.request_id)) {
         throw new ServiceError('conflict', `request_id ${body.request_id} is already used by a pay-in of this profile.`, { request_id: 'is already used' });
       }
-      const key = runner.prepare(endpoint, body);
-      const attempt = repos.attempts.byKey(key) as Attempt;
-      const row = repos.payins.recordRequest({
+      const key = await runner.prepare(endpoint, body);
+      const attempt = (await repos.attempts.byKey(key)) as Attempt;
+      const row = await repos.payins.recordRequest({
         profileId: profile.id,
         kind: PAYIN_KIND[endpoint],
         requestId: body.request_id,
@@ -86,50 +99,57 @@ export class Submitter {
         currency: body.currency,
         email: body.email,
         attemptId: attempt.id,
+        notifyUnreachable: unreachableLink(profile, body.notification_link),
+        card,
       });
       return { key, rowId: row.id };
-    })();
-    this.ctx.publish({ subject: 'payin', rowId });
-    return this.settle(profile, key, await runner.resume(key));
-  }
-
-  /** A payout is a user action that sends money: its audit entry is written with the intent, before sending. */
-  async payout(profile: Profile, body: PayoutCreateInput, audit: PayoutAudit): Promise<SubmitResult> {
-    const { db, repos } = this.ctx.deps;
-    const { runner } = await this.ctx.deps.gateways.for(profile);
-    const answered = await this.sendPayout(this.preparePayout(profile, runner, body, audit));
-    try {
-      db.transaction(answered.record)();
-    } catch (error) {
-      answered.abandon('internal error while recording the answer');
-      throw error;
-    }
-    this.payoutRecorded(answered);
-    const attempt = repos.attempts.byKey(answered.prepared.key) as Attempt;
-    return this.describe(attempt, answered.outcome, undefined, repos.payouts.byId(answered.prepared.rowId), []);
+    });
+    // Committed (the transaction's promise resolved): only now may the request leave.
+    await this.ctx.publish({ subject: 'payin', rowId });
+    return this.settle(profile, key, await runner.resume(key, this.ctx.progress.reportTo(profile, session)));
   }
 
   /**
-   * Records a payout's intent in one synchronous transaction (a savepoint of the caller's, when
-   * one is open: a batch records several items' intents with one commit): the reference is free,
-   * the limits allow it, then the attempt (already "sending"), the payout row, the audit entry and
-   * whatever hooks.afterPrepare adds. Throws, recording nothing and keeping nothing in memory, if
-   * any of it refuses. The caller calls sendPayout the moment it is committed, or, if its own
-   * transaction rolls back, prepared.runner.forget(prepared.key).
+   * A payout is a user action that sends money: its audit entry is written with the intent, before
+   * sending; hooks.afterPrepare joins that transaction (an approval's decision).
    */
-  preparePayout(profile: Profile, runner: AttemptRunner, body: PayoutCreateInput, audit: PayoutAudit, hooks: PayoutHooks = {}): PreparedPayout {
-    const { db, repos, payoutGuard } = this.ctx.deps;
+  async payout(profile: Profile, body: PayoutCreateInput, audit: PayoutAudit, hooks: PayoutHooks = {}): Promise<SubmitResult> {
+    const { repos } = this.ctx.deps;
+    const session = await this.ctx.deps.gateways.for(profile);
+    const prepared = await this.preparePayout(profile, session.runner, body, audit, hooks);
+    const answered = await this.sendPayout(prepared, this.ctx.progress.reportTo(profile, session));
+    try {
+      await repos.transaction(answered.record);
+    } catch (error) {
+      await answered.abandon('internal error while recording the answer');
+      throw error;
+    }
+    await this.payoutRecorded(answered);
+    const attempt = (await repos.attempts.byKey(answered.prepared.key)) as Attempt;
+    return this.describe(attempt, answered.outcome, undefined, await repos.payouts.byId(answered.prepared.rowId), []);
+  }
+
+  /**
+   * Records a payout's intent in one transaction (a savepoint of the caller's, when one is open:
+   * a batch records several items' intents with one commit), resolving once it is committed: the
+   * reference is free, the limits allow it, then the attempt (already "sending"), the payout row,
+   * the audit entry and whatever hooks.afterPrepare adds, each awaited in turn. Rejects, recording
+   * nothing and keeping nothing in memory, if any of it refuses. The caller calls sendPayout the
+   * moment it is committed, or, if its own transaction rolls back, prepared.runner.forget(prepared.key).
+   */
+  async preparePayout(profile: Profile, runner: AttemptRunner, body: PayoutCreateInput, audit: PayoutAudit, hooks: PayoutHooks = {}): Promise<PreparedPayout> {
+    const { repos, payoutGuard } = this.ctx.deps;
     const claimed: string[] = [];
     try {
-      return db.transaction(() => {
-        if (repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
+      return await repos.transaction(async () => {
+        if (await repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
           throw new ServiceError('conflict', `merchantReference ${body.merchantReference} is already used by a payout of this profile.`, { merchantReference: 'is already used' });
         }
-        payoutGuard?.(profile, body);
-        const key = runner.claim('payout_create', body);
+        await payoutGuard?.(profile, body);
+        const key = await runner.claim('payout_create', body);
         claimed.push(key);
-        const attempt = repos.attempts.byKey(key) as Attempt;
-        const row = repos.payouts.recordRequest({
+        const attempt = (await repos.attempts.byKey(key)) as Attempt;
+        const row = await repos.payouts.recordRequest({
           profileId: profile.id,
           merchantReference: body.merchantReference,
           method: body.method,
@@ -137,11 +157,13 @@ export class Submitter {
           currency: body.currency,
           email: body.customer.email,
           attemptId: attempt.id,
+          notifyUnreachable: unreachableLink(profile, body.notificationUrl),
+          card: payoutCard(body),
         });
-        repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
-        hooks.afterPrepare?.(key, row.id);
+        await repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
+        await hooks.afterPrepare?.(key, row.id);
         return { profile, runner, key, rowId: row.id };
-      })();
+      });
     } catch (error) {
       // Rolled back: the claim was never made, and its bytes (a card payout's full number) must not stay in memory.
       for (const key of claimed) runner.forget(key);
@@ -152,63 +174,65 @@ export class Submitter {
   /**
    * Sends a prepared payout (its intent committed) and returns the outcome unrecorded: the caller
    * commits record() with whatever follows from it, then calls payoutRecorded(). The send starts
-   * before this returns; the row's push goes out alongside, and its failure changes nothing.
+   * at once, before anything else is awaited; the row's push goes out alongside, and its failure
+   * changes nothing.
    */
-  async sendPayout(prepared: PreparedPayout): Promise<AnsweredPayout> {
+  async sendPayout(prepared: PreparedPayout, options: SendOptions = {}): Promise<AnsweredPayout> {
     const { repos } = this.ctx.deps;
-    const sending = prepared.runner.sendClaimed(prepared.key);
-    try {
-      this.ctx.publish({ subject: 'payout', rowId: prepared.rowId });
-    } catch {
-      // A push is a courtesy to the renderer; the answer on its way must still be recorded.
-    }
+    const sending = prepared.runner.sendClaimed(prepared.key, options);
+    // A push is a courtesy to the renderer; the answer on its way must still be recorded.
+    const pushed = this.ctx.publish({ subject: 'payout', rowId: prepared.rowId }).catch(() => undefined);
     const sent = await sending;
+    await pushed;
     return {
       prepared,
       outcome: sent.outcome,
       message: message(sent.outcome, 'payout'),
-      record: () => {
-        sent.record();
-        applyOutcome(repos, { kind: 'payout', record: { id: prepared.rowId } }, sent.outcome);
+      record: async () => {
+        await sent.record();
+        await applyOutcome(repos, { kind: 'payout', record: { id: prepared.rowId } }, sent.outcome);
       },
       abandon: sent.abandon,
     };
   }
 
   /** Once an answered payout is committed: notifications that came first are matched, the row is pushed. */
-  payoutRecorded(answered: AnsweredPayout): void {
-    this.ctx.deps.applier.matchOrphans('payout', answered.prepared.rowId);
-    this.ctx.publish({ subject: 'payout', rowId: answered.prepared.rowId });
+  async payoutRecorded(answered: AnsweredPayout): Promise<void> {
+    await this.ctx.deps.applier.matchOrphans('payout', answered.prepared.rowId);
+    await this.ctx.publish({ subject: 'payout', rowId: answered.prepared.rowId });
+    await this.ctx.deps.pollStatus?.('payout', answered.prepared.rowId);
   }
 
   /** Applies an attempt's outcome to its transaction row and describes it for the renderer. */
-  settle(profile: Profile, key: string, outcome: AttemptOutcome, options: SettleOptions = {}): SubmitResult {
-    const { repos, db, applier } = this.ctx.deps;
-    const attempt = repos.attempts.byKey(key);
+  async settle(profile: Profile, key: string, outcome: AttemptOutcome, options: SettleOptions = {}): Promise<SubmitResult> {
+    const { repos, applier } = this.ctx.deps;
+    const attempt = await repos.attempts.byKey(key);
     if (!attempt) throw new ServiceError('not_found', `No attempt with Idempotency-Key ${key}.`);
     const isPayout = attempt.kind === 'payout';
-    let payin = isPayout ? undefined : repos.payins.byRequestId(profile.id, attempt.reference);
-    let payout = isPayout ? repos.payouts.byMerchantReference(profile.id, attempt.reference) : undefined;
+    let payin = isPayout ? undefined : await repos.payins.byRequestId(profile.id, attempt.reference);
+    let payout = isPayout ? await repos.payouts.byMerchantReference(profile.id, attempt.reference) : undefined;
 
-    db.transaction(() => {
-      if (payin) applyOutcome(repos, { kind: 'payin', record: payin }, outcome);
-      if (payout) applyOutcome(repos, { kind: 'payout', record: payout }, outcome);
-    })();
+    await repos.transaction(async () => {
+      if (payin) await applyOutcome(repos, { kind: 'payin', record: payin }, outcome);
+      if (payout) await applyOutcome(repos, { kind: 'payout', record: payout }, outcome);
+    });
 
     if (payin) {
-      applier.matchOrphans('payin', payin.id);
-      this.ctx.publish({ subject: 'payin', rowId: payin.id });
-      payin = repos.payins.byId(payin.id);
+      await applier.matchOrphans('payin', payin.id);
+      await this.ctx.publish({ subject: 'payin', rowId: payin.id });
+      await this.ctx.deps.pollStatus?.('payin', payin.id);
+      payin = await repos.payins.byId(payin.id);
     }
     if (payout) {
-      applier.matchOrphans('payout', payout.id);
-      this.ctx.publish({ subject: 'payout', rowId: payout.id });
-      payout = repos.payouts.byId(payout.id);
+      await applier.matchOrphans('payout', payout.id);
+      await this.ctx.publish({ subject: 'payout', rowId: payout.id });
+      await this.ctx.deps.pollStatus?.('payout', payout.id);
+      payout = await repos.payouts.byId(payout.id);
     }
-    return this.describe(repos.attempts.byKey(key) ?? attempt, outcome, payin, payout, options.needs ?? []);
+    return this.describe((await repos.attempts.byKey(key)) ?? attempt, outcome, payin, payout, options.needs ?? []);
   }
 
-  private describe(attempt: Attempt, outcome: AttemptOutcome, payin: PayinRecord | undefined, payout: PayoutRecord | undefined, needs: string[]): SubmitResult {
+  private async describe(attempt: Attempt, outcome: AttemptOutcome, payin: PayinRecord | undefined, payout: PayoutRecord | undefined, needs: string[]): Promise<SubmitResult> {
     const { repos } = this.ctx.deps;
     const step = nextStep(outcome);
     const tries = 'tries' in outcome ? outcome.tries : 0;
@@ -218,20 +242,26 @@ export class Submitter {
       message: message(outcome, attempt.kind),
       nextStep: { action: step.action, text: step.text, ...(step.action === 'new_attempt' && step.afterSeconds !== undefined ? { afterSeconds: step.afterSeconds } : {}) },
       attempt: attemptView(attempt),
-      payin: payin ? payinView(payin, repos.attempts) : null,
-      payout: payout ? payoutView(payout, repos.attempts) : null,
+      payin: payin ? await payinView(payin, repos) : null,
+      payout: payout ? await payoutView(payout, repos) : null,
       gatewayError: outcome.state === 'rejected' ? gatewayError(outcome.httpStatus, outcome.body) : null,
       needs: outcome.state === 'needs_body' ? needs : [],
     };
   }
 }
 
+/** The masked card of a card payout (the destination the money goes to); null for other methods. */
+function payoutCard(body: PayoutCreateInput): CardFacts | null {
+  const details = body.paymentDetails;
+  return details.method === 'credit_card' ? cardFacts({ number: details.cardNum, expMonth: details.cardExpireMonth, expYear: details.cardExpireYear }) : null;
+}
+
 function gatewayError(httpStatus: number, body: Record<string, unknown>) {
   const details: Record<string, string> = {};
   if (isJsonObject(body.details)) {
-    for (const [field, problem] of Object.entries(body.details)) details[field] = maskText(typeof problem === 'string' ? problem : JSON.stringify(problem) ?? '');
+    for (const [field, problem] of Object.entries(body.details)) details[field] = maskPansIn(typeof problem === 'string' ? problem : JSON.stringify(problem) ?? '');
   }
-  const str = (v: unknown) => (typeof v === 'string' ? maskText(v) : typeof v === 'number' ? String(v) : null);
+  const str = (v: unknown) => (typeof v === 'string' ? maskPansIn(v) : typeof v === 'number' ? String(v) : null);
   return { httpStatus, statusCode: str(body.status_code), reasonCode: str(body.reason_code), errorCode: str(body.error_code), message: str(body.message), details };
 }
 
@@ -241,13 +271,13 @@ type PayoutAudit = Omit<NewAuditEntry, 'details'> & { details: Record<string, un
  * A create answer (2.2, a payout's, or a refusal's code) on its transaction row, forward-only. A
  * status read that settled the attempt was applied by the StatusReader when it read it.
  */
-function applyOutcome(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, outcome: AttemptOutcome): void {
+async function applyOutcome(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, outcome: AttemptOutcome): Promise<void> {
   if (outcome.state === 'succeeded' && outcome.source === 'create') {
     const body = outcome.body as Record<string, unknown>;
-    if (row.kind === 'payin') applyPayinCreateAnswer(repos, row.record, body);
-    else applyPayoutCreateAnswer(repos, row.record, body);
+    if (row.kind === 'payin') await applyPayinCreateAnswer(repos, row.record, body);
+    else await applyPayoutCreateAnswer(repos, row.record, body);
   } else if (outcome.state === 'rejected') {
-    applyRefusal(repos, row, outcome.body);
+    await applyRefusal(repos, row, outcome.body);
   }
 }
 
@@ -265,11 +295,11 @@ function message(outcome: AttemptOutcome, kind: Attempt['kind']): string {
           : `The gateway accepted the request after ${outcome.tries} ${outcome.tries === 1 ? 'try' : 'tries'} (${describeStatus(outcome.body.status_code)}).`;
     case 'rejected': {
       const reason = outcome.body.reason_code ? ` ${outcome.body.reason_code}` : '';
-      const text = outcome.body.message ? `: ${maskText(outcome.body.message)}` : '';
+      const text = outcome.body.message ? `: ${maskPansIn(outcome.body.message)}` : '';
       return `The gateway refused the request (HTTP ${outcome.httpStatus}${reason})${text}. It is never resent automatically.`;
     }
     case 'unknown':
-      return `Outcome unknown (${maskText(outcome.reason)}). It is not failed: read its status or resume it with the same Idempotency-Key; never start a new attempt for it.`;
+      return `Outcome unknown (${maskPansIn(outcome.reason)}). It is not failed: read its status or resume it with the same Idempotency-Key; never start a new attempt for it.`;
     case 'busy':
       return 'Another send of this attempt is in flight; two sends of one attempt never run at once.';
     case 'needs_body':

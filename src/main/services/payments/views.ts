@@ -1,24 +1,19 @@
 // Ledger records → the contract's plain views. Everything that leaves here is fit for the
 // renderer: stored requests are already redacted, gateway answers are redacted again on the way
 // out (a gateway that echoed a card number would not get it past this point).
-import type { AttemptView, PayinView, PayoutView, StatusReadView, TokenView } from '../../../shared/contract';
+import type { AttemptView, CardView, PayinView, PayoutView, StatusReadView, TokenView } from '../../../shared/contract';
 import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { isJsonObject, parseJson, stringifyJson } from '../../../shared/json';
-import { looksLikePan, maskPan, redact } from '../../../shared/redact';
+import { maskPansIn, redact } from '../../../shared/redact';
 import type { Attempt, AttemptsRepository, AttemptSummary } from '../../ledger/repositories/attempts';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { StatusRead } from '../../ledger/repositories/status-reads';
 import type { CardToken } from '../../ledger/repositories/tokens';
+import type { CardFacts, CardsRepository } from '../../ledger/repositories/cards';
 import type { TransactionRecord } from '../../ledger/repositories/transactions';
 
 const MAX_TEXT = 16_384;
-const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
-
-/** Masks anything that looks like a card number in free text (messages, non-JSON answers). */
-export function maskText(text: string): string {
-  return text.replace(DIGIT_RUN, (run) => (looksLikePan(run) ? maskPan(run) : run));
-}
 
 /** A gateway answer for display: JSON redacted (card numbers, CVV, JWTs, credentials), other text masked and bounded. */
 export function safeBody(text: string | null): string | null {
@@ -29,7 +24,7 @@ export function safeBody(text: string | null): string | null {
   } catch {
     // Not JSON (a proxy's HTML page): shown as text.
   }
-  return maskText(text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+  return maskPansIn(text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
 }
 
 export function attemptView(a: Attempt): AttemptView {
@@ -43,7 +38,7 @@ export function attemptView(a: Attempt): AttemptView {
     sendCount: a.tryCount,
     httpStatus: a.httpStatus,
     responseSource: a.responseSource,
-    error: a.error === null ? null : maskText(a.error),
+    error: a.error === null ? null : maskPansIn(a.error),
     request: safeBody(a.requestBody) ?? '',
     response: safeBody(a.responseBody),
     createdAt: a.createdAt,
@@ -53,10 +48,21 @@ export function attemptView(a: Attempt): AttemptView {
   };
 }
 
-/** Where views find their rows' attempts: one query for a whole page, not one per row. */
-export type AttemptLookup = Pick<AttemptsRepository, 'summaries'>;
+/** First 6 and last 4 digits as the screens show them; null unless both were recorded. */
+const maskedPanOf = (bin: string | null, last4: string | null): string | null => (bin && last4 ? `${bin}******${last4}` : null);
 
-function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attempt: AttemptSummary | undefined) {
+/** The card a transaction row recorded, as the contract shows it. */
+export function cardView(card: CardFacts | null): CardView | null {
+  return card && { brand: card.brand, maskedPan: maskedPanOf(card.bin, card.last4), expMonth: card.expMonth, expYear: card.expYear };
+}
+
+/** Where views find their rows' attempts and cards: one query each for a whole page, not one per row. */
+export interface ViewLookups {
+  attempts: Pick<AttemptsRepository, 'summaries'>;
+  cards: Pick<CardsRepository, 'of'>;
+}
+
+function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attempt: AttemptSummary | undefined, card: CardFacts | undefined) {
   const info = r.statusCode === null ? null : kind === 'payin' ? describePayinStatus(r.statusCode) : describePayoutStatus(r.statusCode);
   return {
     id: r.id,
@@ -87,18 +93,21 @@ function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attem
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     attemptId: r.attemptId,
-    attempt: attempt ? { idempotencyKey: attempt.idempotencyKey, state: attempt.state } : null,
+    attempt: attempt ? { idempotencyKey: attempt.idempotencyKey, state: attempt.state, settleNote: attempt.settleNote === null ? null : maskPansIn(attempt.settleNote) } : null,
+    notificationsUnreachable: r.notifyUnreachable,
+    card: cardView(card ?? null),
   };
 }
 
-const attemptsOf = (records: readonly TransactionRecord[], attempts: AttemptLookup) =>
-  attempts.summaries(records.flatMap((r) => (r.attemptId === null ? [] : [r.attemptId])));
+const attemptsOf = (records: readonly TransactionRecord[], lookups: ViewLookups) =>
+  lookups.attempts.summaries(records.flatMap((r) => (r.attemptId === null ? [] : [r.attemptId])));
 
-/** The contract's views of pay-in rows (a list page), with their create attempts' states. */
-export function payinViews(records: readonly PayinRecord[], attempts: AttemptLookup): PayinView[] {
-  const found = attemptsOf(records, attempts);
+/** The contract's views of pay-in rows (a list page), with their create attempts' states and cards. */
+export async function payinViews(records: readonly PayinRecord[], lookups: ViewLookups): Promise<PayinView[]> {
+  const found = await attemptsOf(records, lookups);
+  const cards = await lookups.cards.of('payin', records.map((r) => r.id));
   return records.map((r) => ({
-    ...transactionFields(r, 'payin', r.attemptId === null ? undefined : found.get(r.attemptId)),
+    ...transactionFields(r, 'payin', r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)),
     kind: r.kind,
     requestId: r.requestId,
     payinId: r.payinId,
@@ -106,22 +115,23 @@ export function payinViews(records: readonly PayinRecord[], attempts: AttemptLoo
   }));
 }
 
-export function payoutViews(records: readonly PayoutRecord[], attempts: AttemptLookup): PayoutView[] {
-  const found = attemptsOf(records, attempts);
+export async function payoutViews(records: readonly PayoutRecord[], lookups: ViewLookups): Promise<PayoutView[]> {
+  const found = await attemptsOf(records, lookups);
+  const cards = await lookups.cards.of('payout', records.map((r) => r.id));
   return records.map((r) => ({
-    ...transactionFields(r, 'payout', r.attemptId === null ? undefined : found.get(r.attemptId)),
+    ...transactionFields(r, 'payout', r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)),
     merchantReference: r.merchantReference,
     payoutId: r.payoutId,
   }));
 }
 
-/** The contract's view of one pay-in row, with its create attempt's state. */
-export function payinView(r: PayinRecord, attempts: AttemptLookup): PayinView {
-  return payinViews([r], attempts)[0] as PayinView;
+/** The contract's view of one pay-in row, with its create attempt's state and its card. */
+export async function payinView(r: PayinRecord, lookups: ViewLookups): Promise<PayinView> {
+  return (await payinViews([r], lookups))[0] as PayinView;
 }
 
-export function payoutView(r: PayoutRecord, attempts: AttemptLookup): PayoutView {
-  return payoutViews([r], attempts)[0] as PayoutView;
+export async function payoutView(r: PayoutRecord, lookups: ViewLookups): Promise<PayoutView> {
+  return (await payoutViews([r], lookups))[0] as PayoutView;
 }
 
 export function tokenView(t: CardToken): TokenView {
@@ -132,7 +142,7 @@ export function tokenView(t: CardToken): TokenView {
     brand: t.brand,
     bin: t.bin,
     last4: t.last4,
-    maskedPan: t.bin && t.last4 ? `${t.bin}******${t.last4}` : null,
+    maskedPan: maskedPanOf(t.bin, t.last4),
     expMonth: t.expMonth,
     expYear: t.expYear,
     state: t.state,
@@ -151,7 +161,7 @@ export function statusReadView(r: StatusRead, retryAfterSeconds: number | null =
     result: r.result,
     httpStatus: r.httpStatus,
     statusCode: r.statusCode,
-    error: r.error === null ? null : maskText(r.error),
+    error: r.error === null ? null : maskPansIn(r.error),
     retryAfterSeconds,
     requestedAt: r.requestedAt,
     respondedAt: r.respondedAt,

@@ -4,54 +4,32 @@
 // the whole call, naming `items.<line>.<field>`: the renderer's preview has already left out the
 // rows it found bad, so a bad row here means the two disagree, and nothing half-stored is better.
 import type { BatchRowForm } from '../../../shared/contract';
+import { destinationSummary } from '../../../shared/payout-destination';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
 import { payoutCreateBody } from '../payments/bodies';
-import type { NewBatchItem } from './batch-store';
+import type { NewBatchItem } from '../../ledger/repositories/batches';
 
 export const CARD_NOT_BATCHED =
   'card payouts are not made in batches: a batch is stored so it can resume after a crash, and card numbers are never stored. Use the manual payout form.';
-
-const text = (value: unknown) => (typeof value === 'string' ? value.replace(/\s/g, '') : '');
-
-/**
- * Recognisable, never reusable (the method is shown beside it): IBAN country and last 4, wallet
- * shortened, sort code and the account number's last 4.
- */
-export function maskedDestination(details: Record<string, unknown>): string {
-  switch (details.method) {
-    case 'open_banking': {
-      const iban = text(details.iban).toUpperCase();
-      return `${iban.slice(0, 2)}•• … ${iban.slice(-4)}`;
-    }
-    case 'crypto': {
-      const wallet = text(details.walletAddress);
-      return `${String(details.network ?? '')} ${wallet.slice(0, 6)}…${wallet.slice(-4)}`;
-    }
-    case 'fps':
-      return `${text(details.sortCode).replace(/^(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3')} ••••${text(details.accountNumber).slice(-4)}`;
-    default:
-      return String(details.method ?? '?');
-  }
-}
 
 export interface RowContext {
   profile: Profile;
   notificationUrl: string;
   newReference: () => string;
-  /** A payout of the profile, or another row of the batch, already uses this reference. */
-  referenceTaken: (reference: string) => boolean;
-  lineTaken: (line: number) => boolean;
+  /** A payout of the profile, or another row of the batch, already uses this reference (a ledger read). */
+  referenceTaken: (reference: string) => Promise<boolean>;
+  lineTaken: (line: number) => Promise<boolean>;
 }
 
-export function acceptRows(rows: readonly { line: number; form: BatchRowForm }[], ctx: RowContext): NewBatchItem[] {
+export async function acceptRows(rows: readonly { line: number; form: BatchRowForm }[], ctx: RowContext): Promise<NewBatchItem[]> {
   const problems: Record<string, string> = {};
   const accepted: NewBatchItem[] = [];
   const seenLines = new Set<number>();
   const seenReferences = new Set<string>();
   for (const { line, form } of rows) {
     const at = (field: string, problem: string) => (problems[`items.${line}.${field}`] ??= problem);
-    if (seenLines.has(line) || ctx.lineTaken(line)) {
+    if (seenLines.has(line) || (await ctx.lineTaken(line))) {
       at('line', 'is already in this batch');
       continue;
     }
@@ -62,11 +40,11 @@ export function acceptRows(rows: readonly { line: number; form: BatchRowForm }[]
     }
     let body: Record<string, unknown>;
     try {
-      body = payoutCreateBody(form, {
+      body = await payoutCreateBody(form, {
         profile: ctx.profile,
         notificationUrl: ctx.notificationUrl,
         newReference: ctx.newReference,
-        referenceTaken: (reference) => seenReferences.has(reference) || ctx.referenceTaken(reference),
+        referenceTaken: async (reference) => seenReferences.has(reference) || (await ctx.referenceTaken(reference)),
       });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
@@ -83,7 +61,7 @@ export function acceptRows(rows: readonly { line: number; form: BatchRowForm }[]
       amount: String(body.amount),
       currency: String(body.currency),
       beneficiary: `${customer.firstName ?? ''} ${customer.lastName ?? ''}`.trim(),
-      destination: maskedDestination(body.paymentDetails as Record<string, unknown>),
+      destination: destinationSummary(String(body.method), body.paymentDetails as Record<string, unknown>),
       form: JSON.stringify({ ...form, merchantReference: reference }),
     });
   }

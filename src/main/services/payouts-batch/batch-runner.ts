@@ -5,10 +5,11 @@
 // (PayoutHooks.afterPrepare), and that transaction first checks the item is still pending and
 // its batch still running. So after any crash an item either has no attempt (it is still
 // pending, and sending it is safe) or has one, and is then only ever settled under that key
-// through attempts:resume — the gateway answers a repeated key with its first answer.
+// through AttemptService.settle (attempts:resume without a review of its own: the batch's start
+// was reviewed) — the gateway answers a repeated key with its first answer.
 //
-// Few commits: with synchronous=FULL every commit is an fsync on the main thread, which the
-// emulator, the listener and every IPC call wait behind. `concurrency` workers each hold at most
+// Few commits: with synchronous=FULL every commit is an fsync, which the emulator, the listener
+// and every IPC call wait behind (SQLite: one connection, its transactions queued). `concurrency` workers each hold at most
 // one item. The answers that arrive together (in one turn of the event loop) are recorded in one
 // transaction, each with its payout row, its item's state and its worker's next item (intent
 // recorded, attempt claimed), which goes out as soon as that commits. So a sent item costs at most
@@ -16,22 +17,30 @@
 //
 // A claim is sent the moment its transaction commits (launch), before anything that could fail or
 // wait (the keychain read of the next session); one whose transaction rolls back is forgotten, so
-// its bytes do not stay in memory and it can never be sent.
+// its bytes do not stay in memory and it can never be sent. No transaction is open while a request
+// is out: the send starts after the commit resolves, and its answer is recorded in another.
+//
+// Workers run side by side between awaits, so what one is taking is marked in memory (Run.inFlight)
+// the moment it is read, before its transaction commits: another worker reading the same rows
+// meanwhile passes it by.
 import type { PayoutCreateForm, SubmitResult } from '../../../shared/contract';
-import type { Ledger } from '../../ledger/connection';
+import type { BatchItemRecord, BatchesRepository } from '../../ledger/repositories/batches';
+import type { Transaction } from '../../ledger/repositories/index';
 import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
 import type { AttemptService } from '../payments/attempt-service';
 import type { PayoutService, PayoutSession } from '../payments/payout-service';
 import type { AnsweredPayout, PreparedPayout } from '../payments/submitter';
-import type { BatchItemRecord, BatchStore } from './batch-store';
+import type { BatchHistory } from './batch-history';
 import { errorMessage } from '../../../shared/error-message';
 
 export interface BatchRunnerDeps {
-  db: Ledger;
-  store: BatchStore;
+  transaction: Transaction;
+  batches: BatchesRepository;
+  /** Where the runner's own changes of a batch (its end, a pause it had to make) are recorded. */
+  history: Pick<BatchHistory, 'record'>;
   payouts: Pick<PayoutService, 'session' | 'prepare' | 'send' | 'recorded'>;
-  attempts: Pick<AttemptService, 'resume'>;
+  attempts: Pick<AttemptService, 'settle'>;
   log: Logger;
   /** Something about the batch changed (throttled by the caller). */
   changed: (batchId: number) => void;
@@ -64,7 +73,7 @@ interface Launched extends Claimed {
 interface Run {
   batchId: number;
   profileId: string;
-  /** Items a worker holds (claimed or being settled): never picked up twice. */
+  /** Items a worker holds (being claimed, claimed, or being settled): never picked up twice. */
   inFlight: Set<number>;
   /** Open items are settled once per run: an attempt still unknown waits for the next resume. */
   settledThisRun: Set<number>;
@@ -83,12 +92,14 @@ interface PendingAnswer {
 }
 
 const ITEM_STATE = { succeeded: 'sent', rejected: 'refused', unknown: 'unknown' } as const;
-const NONE: ReadonlySet<number> = new Set();
 
 
-/** Claims of a transaction that rolled back were never made: nothing of them stays in memory. */
-const forget = (claims: Iterable<Claimed>) => {
-  for (const { payout } of claims) payout.runner.forget(payout.key);
+/** Claims of a transaction that rolled back were never made: nothing of them stays in memory or held. */
+const forget = (run: Run, claims: Iterable<Claimed>) => {
+  for (const { item, payout } of claims) {
+    run.inFlight.delete(item.id);
+    payout.runner.forget(payout.key);
+  }
 };
 
 export class BatchRunner {
@@ -139,17 +150,21 @@ export class BatchRunner {
   }
 
   private async drive(batchId: number): Promise<void> {
-    const { store } = this.deps;
-    const batch = store.batch(batchId);
+    const { batches } = this.deps;
+    const batch = await batches.batch(batchId);
     if (!batch) return;
-    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * store.itemCount(batchId) + 10 };
+    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10 };
     const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
     // The first item of every worker, prepared in one commit; open items (a crash left them) come first.
-    const session = batch.state === 'running' && !this.hasOpen(run) ? await this.session(run) : undefined;
-    const first = session ? this.hold(run, this.claimPending(run, session, concurrency)).map((claimed) => this.launch(claimed)) : [];
+    const session = batch.state === 'running' && !(await this.hasOpen(run)) ? await this.session(run) : undefined;
+    const first = session ? (await this.claimPending(run, session, concurrency)).map((claimed) => this.launch(claimed)) : [];
     await Promise.all(Array.from({ length: concurrency }, (_, i) => this.worker(run, first[i])));
     if (this.closing) return;
-    if (store.batch(batchId)?.state === 'running' && store.counts(batchId).pending === 0) store.setState(batchId, 'done', { finished: true });
+    await this.deps.transaction(async () => {
+      if ((await batches.lockedBatch(batchId, 'change'))?.state !== 'running' || (await batches.counts(batchId)).pending !== 0) return;
+      await batches.setState(batchId, 'done', { finished: true });
+      await this.deps.history.record(batchId, 'finished', 'system');
+    });
     this.deps.ended(batchId);
   }
 
@@ -159,14 +174,14 @@ export class BatchRunner {
     for (let turn = 0; turn <= run.turns; turn++) {
       if (!next) {
         if (this.closing) return;
-        const open = this.claimOpen(run);
+        const open = await this.claimOpen(run);
         if (open) {
           await this.settleOpen(run, open);
           continue;
         }
-        if (this.deps.store.batch(run.batchId)?.state !== 'running') return;
+        if ((await this.deps.batches.batch(run.batchId))?.state !== 'running') return;
         const session = await this.session(run);
-        const claimed = session && this.hold(run, this.claimPending(run, session, 1))[0];
+        const claimed = session && (await this.claimPending(run, session, 1))[0];
         if (!claimed) return;
         next = this.launch(claimed);
       }
@@ -175,71 +190,72 @@ export class BatchRunner {
   }
 
   /** An item whose attempt may have left (sending, unknown) and that no worker holds, once per run. */
-  private claimOpen(run: Run): BatchItemRecord | undefined {
-    const open = this.openItem(run);
-    if (open) {
+  private async claimOpen(run: Run): Promise<BatchItemRecord | undefined> {
+    for (;;) {
+      const open = await this.openItem(run);
+      if (!open) return undefined;
+      // Another worker took it while this one was reading: read again (it is excluded now).
+      if (run.inFlight.has(open.id) || run.settledThisRun.has(open.id)) continue;
       run.settledThisRun.add(open.id);
       run.inFlight.add(open.id);
+      return open;
     }
-    return open;
   }
 
-  private openItem(run: Run): BatchItemRecord | undefined {
-    return this.deps.store.next(run.batchId, ['sending', 'unknown'], new Set([...run.inFlight, ...run.settledThisRun]), 1)[0];
+  private async openItem(run: Run): Promise<BatchItemRecord | undefined> {
+    return (await this.deps.batches.nextOpen(run.batchId, new Set([...run.inFlight, ...run.settledThisRun]), 1))[0];
   }
 
   /**
    * Open items are settled before more pending ones are sent (as at start-up, after a crash), so
    * the items "sending" are never more than the ones in flight plus those waiting for a worker.
    */
-  private hasOpen(run: Run): boolean {
-    return this.openItem(run) !== undefined;
-  }
-
-  /** Claimed items are held by their worker until their answer is recorded. */
-  private hold(run: Run, claimed: Claimed[]): Claimed[] {
-    for (const { item } of claimed) run.inFlight.add(item.id);
-    return claimed;
+  private async hasOpen(run: Run): Promise<boolean> {
+    return (await this.openItem(run)) !== undefined;
   }
 
   /**
    * In one transaction: up to n pending items of a running batch get their payout's intent
    * recorded (attempt claimed for sending, payout row, audit entry, the item "sending" with its
    * key). Rows the payout path refuses are settled "refused" on the way; a problem that is not
-   * about the row (credentials, profile, environment) pauses the batch, saying why.
+   * about the row (credentials, profile, environment) pauses the batch, saying why. The claimed
+   * items are held (Run.inFlight) from the moment they are read, and resolve once committed.
    */
-  private claimPending(run: Run, session: PayoutSession, n: number): Claimed[] {
-    const { db, store, payouts } = this.deps;
+  private async claimPending(run: Run, session: PayoutSession, n: number): Promise<Claimed[]> {
+    const { transaction, batches, payouts } = this.deps;
     if (this.closing) return [];
     const claimed: Claimed[] = [];
     try {
-      return db.transaction(() => {
-        const batch = store.batch(run.batchId);
+      return await transaction(async () => {
+        const batch = await batches.lockedBatch(run.batchId, 'claim');
         if (batch?.state !== 'running') return claimed;
         for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
-          const item = store.next(batch.id, ['pending'], NONE, 1)[0];
+          // Items other workers are claiming are passed by: their transactions have not committed yet.
+          const item = await batches.nextToClaim(batch.id, run.inFlight);
           if (!item) break;
+          run.inFlight.add(item.id);
           try {
             const form = JSON.parse(item.form) as Omit<PayoutCreateForm, 'profileId'>;
-            const payout = payouts.prepare({ ...form, profileId: batch.profileId }, session, {
+            const payout = await payouts.prepare({ ...form, profileId: batch.profileId }, session, {
               auditDetails: { batchId: batch.id, line: item.line },
-              hooks: { afterPrepare: (key, payoutRowId) => store.markPrepared(item.id, key, payoutRowId) },
+              hooks: { afterPrepare: (key, payoutRowId) => batches.markPrepared(item.id, key, payoutRowId) },
             });
             claimed.push({ item, payout });
           } catch (error) {
+            run.inFlight.delete(item.id);
             if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
-              store.settle(item.id, 'refused', error.message);
+              await batches.settle(item.id, 'refused', error.message);
               continue;
             }
-            store.setState(batch.id, 'paused', { lastError: `Paused: ${errorMessage(error)}` });
+            await this.pauseByItself(batch.id, error);
             if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
             break;
           }
         }
         return claimed;
-      })();
+      });
     } catch (error) {
-      forget(claimed);
+      forget(run, claimed);
       throw error;
     }
   }
@@ -262,11 +278,11 @@ export class BatchRunner {
       const answered = await claimed.answer;
       return await new Promise<Launched | undefined>((resolve) => {
         this.answers.push({ run, claimed, answered, session, resolve });
-        this.flush ??= setImmediate(() => this.recordAnswers());
+        this.flush ??= setImmediate(() => void this.recordAnswers());
       });
     } catch (error) {
       // Not sent, or no answer recorded (the attempt is then unknown): only the item's own key settles it.
-      this.deps.store.markUnknownIfSending(claimed.item.id, errorMessage(error));
+      await this.deps.batches.markUnknownIfSending(claimed.item.id, errorMessage(error));
       if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${run.batchId}: line ${claimed.item.line} failed`, error);
       return undefined;
     } finally {
@@ -279,47 +295,57 @@ export class BatchRunner {
    * The answers that arrived in this turn of the event loop, in one transaction: each one's
    * attempt and payout row, its item's state, and its worker's next item. If that fails, each
    * answer on its own, so one that cannot be recorded holds back none of the others; that one's
-   * attempt and item become unknown, to be settled under their key.
+   * attempt and item become unknown, to be settled under their key. Never rejects, and answers
+   * every worker waiting on it (with no next item when something failed unexpectedly).
    */
-  private recordAnswers(): void {
+  private async recordAnswers(): Promise<void> {
     this.flush = undefined;
     const answers = this.answers;
     this.answers = [];
-    const { db, store, payouts, log } = this.deps;
+    try {
+      await this.recordTogether(answers);
+    } catch (error) {
+      this.deps.log.error('batch answers: recording failed', error);
+    } finally {
+      for (const a of answers) a.resolve(undefined); // a no-op for those answered already
+    }
+  }
+
+  private async recordTogether(answers: PendingAnswer[]): Promise<void> {
+    const { transaction, batches, payouts, log } = this.deps;
     const nexts = new Map<PendingAnswer, Claimed | undefined>();
-    const recordOne = (a: PendingAnswer) => {
-      a.answered.record();
+    // In the caller's transaction; the next item is held (claimPending) from the moment it is read,
+    // so the answers after it in this transaction do not take it for an open item.
+    const recordOne = async (a: PendingAnswer) => {
+      await a.answered.record();
       const { state } = a.answered.outcome;
-      store.settle(a.claimed.item.id, ITEM_STATE[state], state === 'succeeded' ? null : a.answered.message);
-      const next = a.session && !this.hasOpen(a.run) ? this.claimPending(a.run, a.session, 1)[0] : undefined;
-      // Held at once, so the answers after it in this transaction do not take it for an open item.
-      if (next) this.hold(a.run, [next]);
+      await batches.settle(a.claimed.item.id, ITEM_STATE[state], state === 'succeeded' ? null : a.answered.message);
+      const next = a.session && !(await this.hasOpen(a.run)) ? (await this.claimPending(a.run, a.session, 1))[0] : undefined;
       nexts.set(a, next);
     };
     /** Claims of a transaction that rolled back were never made: not held, not kept in memory. */
     const release = (rolledBack: Iterable<[PendingAnswer, Claimed | undefined]>) => {
-      for (const [a, next] of rolledBack) {
-        if (!next) continue;
-        a.run.inFlight.delete(next.item.id);
-        forget([next]);
-      }
+      for (const [a, next] of rolledBack) if (next) forget(a.run, [next]);
     };
     try {
-      db.transaction(() => answers.forEach(recordOne))();
+      await transaction(async () => {
+        for (const a of answers) await recordOne(a);
+      });
     } catch (groupError) {
       log.warn(`batch answers: recording ${answers.length} together failed (${errorMessage(groupError)}); recording each on its own`);
       release(nexts);
       nexts.clear();
       for (const a of answers) {
         try {
-          db.transaction(() => recordOne(a))();
+          await transaction(() => recordOne(a));
         } catch (error) {
           release([[a, nexts.get(a)]]);
           nexts.delete(a);
           log.error(`batch ${a.run.batchId}: line ${a.claimed.item.line}: the answer could not be recorded`, error);
-          a.answered.abandon(`the answer could not be recorded: ${errorMessage(error)}`);
+          const why = `the answer could not be recorded: ${errorMessage(error)}`;
           try {
-            store.markUnknownIfSending(a.claimed.item.id, `the answer could not be recorded: ${errorMessage(error)}`);
+            await a.answered.abandon(why);
+            await batches.markUnknownIfSending(a.claimed.item.id, why);
           } catch {
             // Left "sending": settled under its key by the next run (start-up or resume).
           }
@@ -331,7 +357,7 @@ export class BatchRunner {
     for (const [a, next] of nexts) if (next) launched.set(a, this.launch(next));
     for (const a of answers) {
       try {
-        if (nexts.has(a)) payouts.recorded(a.answered);
+        if (nexts.has(a)) await payouts.recorded(a.answered);
       } catch (error) {
         log.error(`batch ${a.run.batchId}: after recording line ${a.claimed.item.line}`, error);
       }
@@ -339,11 +365,18 @@ export class BatchRunner {
     }
   }
 
+  /**
+   * Settles an open item under its key. Busy: another send of it is in flight (on PostgreSQL,
+   * another process running this batch holds its claim), and that sender records it, so the item
+   * is left as it is. Only an item still open takes the outcome: another process may have
+   * recorded it meanwhile, and items only move forward.
+   */
   private async settleOpen(run: Run, item: BatchItemRecord): Promise<void> {
     try {
-      this.record(item.id, await this.deps.attempts.resume({ key: item.idempotencyKey as string }));
+      const result = await this.deps.attempts.settle({ key: item.idempotencyKey as string });
+      if (result.outcome !== 'busy') await this.record(item.id, result);
     } catch (error) {
-      this.deps.store.settle(item.id, 'unknown', `could not settle it yet: ${errorMessage(error)}`);
+      await this.deps.batches.settleOpen(item.id, 'unknown', `could not settle it yet: ${errorMessage(error)}`);
     } finally {
       run.inFlight.delete(item.id);
       this.deps.changed(run.batchId);
@@ -358,12 +391,12 @@ export class BatchRunner {
     try {
       return await this.deps.payouts.session(run.profileId);
     } catch (error) {
-      const { db, store, log } = this.deps;
+      const { transaction, log } = this.deps;
       if (!(error instanceof ServiceError)) log.error(`batch ${run.batchId}: no gateway session`, error);
       try {
-        db.transaction(() => {
-          if (store.batch(run.batchId)?.state === 'running') store.setState(run.batchId, 'paused', { lastError: `Paused: ${errorMessage(error)}` });
-        })();
+        await transaction(async () => {
+          if ((await this.deps.batches.batch(run.batchId))?.state === 'running') await this.pauseByItself(run.batchId, error);
+        });
       } catch (pauseError) {
         log.error(`batch ${run.batchId}: could not pause it`, pauseError);
       }
@@ -371,9 +404,16 @@ export class BatchRunner {
     }
   }
 
-  private record(itemId: number, result: SubmitResult): void {
-    if (result.outcome === 'succeeded') this.deps.store.settle(itemId, 'sent', null);
-    else if (result.outcome === 'rejected') this.deps.store.settle(itemId, 'refused', result.message);
-    else this.deps.store.settle(itemId, 'unknown', result.message);
+  /** Inside the caller's transaction: a problem that is not about one row (credentials, profile) pauses the batch, saying why. */
+  private async pauseByItself(batchId: number, error: unknown): Promise<void> {
+    const why = `Paused: ${errorMessage(error)}`;
+    await this.deps.batches.setState(batchId, 'paused', { lastError: why });
+    await this.deps.history.record(batchId, 'paused', 'system', { note: why });
+  }
+
+  private async record(itemId: number, result: SubmitResult): Promise<void> {
+    if (result.outcome === 'succeeded') await this.deps.batches.settleOpen(itemId, 'sent', null);
+    else if (result.outcome === 'rejected') await this.deps.batches.settleOpen(itemId, 'refused', result.message);
+    else await this.deps.batches.settleOpen(itemId, 'unknown', result.message);
   }
 }

@@ -1,11 +1,15 @@
 // CSV payout batches: a draft is filled in chunks, then started; the runner sends its items. Every
-// user action on a batch is audited (each item's payout gets its own payout.create entry too).
+// user action on a batch is audited (each item's payout gets its own payout.create entry too), and
+// every change of its course is in its history: starts, pauses, resumes (by a person or at
+// start-up), cancels, the end, and each time the app stopped while it ran.
 // Progress is pushed on 'batches:batch-changed', throttled, always ending with the latest state.
-import type { BatchItemState, BatchItemView, BatchRowForm, BatchView } from '../../../shared/contract';
+// A live batch starts, and is resumed by a person, only with the proof of its review
+// (batches:review): the batch, its count, its totals per currency and a digest of its items.
+import { createHash } from 'node:crypto';
+import { BATCH_HISTORY_SHOWN, type ApprovalNeed, type BatchItemState, type BatchItemView, type BatchReviewView, type BatchRowForm, type BatchView } from '../../../shared/contract';
 import { sumAmounts } from '../../../shared/money';
-import type { Ledger } from '../../ledger/connection';
-import type { AuditLog } from '../../ledger/repositories/audit-log';
-import type { PayoutsRepository } from '../../ledger/repositories/payouts';
+import type { BatchRecord } from '../../ledger/repositories/batches';
+import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
 import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
@@ -13,174 +17,321 @@ import type { EventBus } from '../event-bus';
 import type { IdSource } from '../../gateway/runtime';
 import type { AttemptService } from '../payments/attempt-service';
 import { refuseSandboxPayouts, type PayoutService } from '../payments/payout-service';
+import type { ReviewGate, ReviewProof, ReviewSubject } from '../payments/review-gate';
+import { reviewTicket } from '../payments/review-views';
 import type { ProfileService } from '../profile-service';
+import { BatchHistory } from './batch-history';
 import { acceptRows } from './batch-rows';
 import { BatchRunner } from './batch-runner';
-import { BatchStore, type BatchRecord } from './batch-store';
+import { numberedPage, numberCursor } from '../numbered-pages';
 
 export interface BatchServiceDeps {
-  db: Ledger;
-  audit: AuditLog;
-  payoutRows: Pick<PayoutsRepository, 'byMerchantReference'>;
-  profiles: Pick<ProfileService, 'active' | 'require'>;
+  repos: Pick<Repositories, 'batches' | 'batchEvents' | 'audit' | 'payouts' | 'transaction'>;
+  profiles: Pick<ProfileService, 'resolve' | 'require'>;
   payouts: Pick<PayoutService, 'session' | 'prepare' | 'send' | 'recorded'>;
-  attempts: Pick<AttemptService, 'resume'>;
+  attempts: Pick<AttemptService, 'settle'>;
+  reviews: ReviewGate;
   events: EventBus;
   notificationUrl: (profile: Profile) => string;
   ids: IdSource;
   now: () => Date;
   log: Logger;
+  /** What the approval policy asks of a start (services/approvals); nothing when absent. */
+  approvals?: BatchApprovals;
   concurrency?: number;
   /** Least time between two progress pushes of one batch. Default 200 ms. */
   progressIntervalMs?: number;
 }
 
+/** The approval policy as a batch meets it (services/approvals). */
+export interface BatchApprovals {
+  forBatch(profile: Profile, totals: readonly { currency: string; amount: string }[]): Promise<ApprovalNeed>;
+  requireTypedAmount(need: ApprovalNeed, typed: string | undefined): void;
+  /** Whether the batch awaits a decision: then only its approval starts it, and it is kept at start-up. */
+  awaiting(profileId: string, batchId: number): Promise<boolean>;
+  /** The batch changed or went away while it awaited a decision: its approval no longer holds. */
+  voidFor(profileId: string, batchId: number, why: string): Promise<void>;
+}
+
+/** A complete draft as an approval covers it: its review's content (the digest of every item) and totals. */
+export interface BatchApprovalSubject {
+  batch: BatchRecord;
+  profile: Profile;
+  content: string;
+  totals: BatchView['totals'];
+  rows: number;
+}
+
+const NO_APPROVAL: ApprovalNeed = { step: 'none', policy: null, amount: null, currency: null };
+
 const OPEN_STATES = new Set(['running', 'paused']);
+/** What a start sends (every item of the draft) and what a resume may send or settle. */
+const START_STATES: readonly BatchItemState[] = ['pending'];
+const RESUME_STATES: readonly BatchItemState[] = ['pending', 'sending', 'unknown'];
+
+const ROWS_TO_DRAFTS = 'has been started: rows can only be added to a draft.';
+const STARTED_ONCE = 'has already been started.';
+
+/** Refuses a batch that is no longer a draft, saying `refusal` after its name. */
+function requireDraft(batch: BatchRecord, refusal: string): void {
+  if (batch.state !== 'draft') throw new ServiceError('conflict', `Batch ${batch.id} ${refusal}`);
+}
+
+/** A batch made live, or whose profile is live now, is treated as live. */
+const liveEither = (a: BatchRecord['environment'], b: BatchRecord['environment']) => (a === 'live' || b === 'live' ? 'live' : b);
 
 export class BatchService {
-  private readonly store: BatchStore;
+  private readonly history: BatchHistory;
   private readonly runner: BatchRunner;
   private readonly totals = new Map<number, BatchView['totals']>();
   private readonly lastPublished = new Map<number, number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** Each batch's push being read, so the next one reads after it. */
+  private readonly publishing = new Map<number, Promise<unknown>>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: BatchServiceDeps) {
-    this.store = new BatchStore(deps.db, deps.now);
+    const { batches, batchEvents, transaction } = deps.repos;
+    this.history = new BatchHistory(batchEvents, deps.now, (id) => batches.counts(id));
     this.runner = new BatchRunner({
-      db: deps.db,
-      store: this.store,
+      transaction,
+      batches,
+      history: this.history,
       payouts: deps.payouts,
       attempts: deps.attempts,
       log: deps.log,
       concurrency: deps.concurrency,
       changed: (id) => this.schedulePublish(id),
-      ended: (id) => this.publishNow(id),
+      ended: (id) => void this.publishSafely(id),
     });
     // A batch's counters of paid and failed payouts follow its payouts' notifications and reads.
     this.unsubscribe = deps.events.subscribe((channel, payload) => {
       if (channel !== 'payouts:payout-changed') return;
-      const batchId = this.store.batchOfPayoutRow((payload as { id: number }).id);
-      if (batchId !== undefined) this.schedulePublish(batchId);
+      this.deps.repos.batches
+        .batchOfPayoutRow((payload as { id: number }).id)
+        .then((batchId) => {
+          if (batchId !== undefined) this.schedulePublish(batchId);
+        })
+        .catch((error: unknown) => this.deps.log.error('finding the batch of a changed payout failed', error));
     });
   }
 
-  create(input: { profileId?: string | undefined; fileName: string; rows: number }): BatchView {
-    const profile = input.profileId === undefined ? this.deps.profiles.active() : this.deps.profiles.require(input.profileId);
+  async create(input: { profileId?: string | undefined; fileName: string; rows: number }): Promise<BatchView> {
+    const profile = await this.deps.profiles.resolve(input.profileId);
     refuseSandboxPayouts(profile);
-    const batch = this.store.createDraft({ profileId: profile.id, environment: profile.environment, fileName: input.fileName, declaredRows: input.rows });
+    const batch = await this.deps.repos.transaction(async () => {
+      const draft = await this.deps.repos.batches.createDraft({ profileId: profile.id, environment: profile.environment, fileName: input.fileName, declaredRows: input.rows });
+      // Filled through this instance: another one's start leaves it alone while this one lives.
+      await this.deps.repos.batches.runHere(draft.id);
+      return draft;
+    });
     return this.view(batch);
   }
 
-  addItems(input: { id: number; items: { line: number; form: BatchRowForm }[] }): { id: number; received: number; declared: number } {
-    const batch = this.require(input.id);
-    if (batch.state !== 'draft') throw new ServiceError('conflict', `Batch ${batch.id} has been started: rows can only be added to a draft.`);
-    const profile = this.deps.profiles.require(batch.profileId);
-    return this.deps.db.transaction(() => {
-      const received = this.store.itemCount(batch.id);
+  async addItems(input: { id: number; items: { line: number; form: BatchRowForm }[] }): Promise<{ id: number; received: number; declared: number }> {
+    const batch = await this.require(input.id);
+    requireDraft(batch, ROWS_TO_DRAFTS);
+    const profile = await this.deps.profiles.require(batch.profileId);
+    return this.deps.repos.transaction(async () => {
+      // Read again in the transaction: another call may have started it while this one was reading.
+      requireDraft(await this.requireForChange(batch.id), ROWS_TO_DRAFTS);
+      const received = await this.deps.repos.batches.itemCount(batch.id);
       if (received + input.items.length > batch.declaredRows) {
         throw new ServiceError('invalid_input', `Batch ${batch.id} was declared with ${batch.declaredRows} rows; ${received + input.items.length} would be too many.`, { items: 'more rows than declared' });
       }
-      const items = acceptRows(input.items, {
+      const items = await acceptRows(input.items, {
         profile,
         notificationUrl: this.deps.notificationUrl(profile),
         newReference: () => this.deps.ids.uuid(),
-        referenceTaken: (reference) => this.store.hasReference(batch.id, reference) || this.deps.payoutRows.byMerchantReference(profile.id, reference) !== undefined,
-        lineTaken: (line) => this.store.hasLine(batch.id, line),
+        referenceTaken: async (reference) =>
+          (await this.deps.repos.batches.hasReference(batch.id, reference)) || (await this.deps.repos.payouts.byMerchantReference(profile.id, reference)) !== undefined,
+        lineTaken: (line) => this.deps.repos.batches.hasLine(batch.id, line),
       });
-      this.store.addItems(batch.id, items);
+      await this.deps.repos.batches.addItems(batch.id, items);
+      await this.deps.approvals?.voidFor(batch.profileId, batch.id, 'rows were added to the batch after it was submitted');
       return { id: batch.id, received: received + items.length, declared: batch.declaredRows };
-    })();
+    });
   }
 
-  start(id: number): BatchView {
-    const batch = this.require(id);
-    if (batch.state !== 'draft') throw new ServiceError('conflict', `Batch ${id} has already been started.`);
-    const profile = this.deps.profiles.require(batch.profileId);
+  /**
+   * The review step of a start (a complete draft) or a resume (a paused batch, or one with items
+   * still open): what it will send, and the review id a live start or resume needs. Sends nothing.
+   */
+  async review(id: number): Promise<BatchReviewView> {
+    const batch = await this.require(id);
+    const profile = await this.deps.profiles.require(batch.profileId);
     refuseSandboxPayouts(profile);
-    const received = this.store.itemCount(id);
-    if (received !== batch.declaredRows) throw new ServiceError('conflict', `Batch ${id} holds ${received} of its ${batch.declaredRows} rows: upload the rest before starting it.`);
-    this.deps.db.transaction(() => {
-      this.store.setState(id, 'running', { started: true, lastError: null });
-      this.audit('batch.start', batch, { rows: received, totals: this.totalsOf(id), profile: profile.name });
-    })();
+    const action = batch.state === 'draft' ? 'start' : 'resume';
+    if (action === 'start') await this.requireComplete(batch);
+    else await this.requireResumable(batch);
+    const counts = await this.deps.repos.batches.counts(id);
+    return {
+      ...this.deps.reviews.issue(await this.reviewSubject(batch, action)),
+      ...reviewTicket(profile, this.deps.notificationUrl(profile)),
+      action,
+      batch: await this.view(batch),
+      sends: { pending: counts.pending, open: counts.sending + counts.unknown },
+      approval: action === 'start' ? await this.approvalNeed(profile, id) : NO_APPROVAL,
+    };
+  }
+
+  /**
+   * Starts a complete draft: a live one only with the proof of its review. One the approval policy
+   * holds back is refused before its review is spent (submit it for approval on a team server,
+   * type its total on a desk), and so is one that awaits a decision: only its approval starts it.
+   */
+  async start(id: number, proof: ReviewProof = {}): Promise<BatchView> {
+    const batch = await this.require(id);
+    requireDraft(batch, STARTED_ONCE);
+    const profile = await this.deps.profiles.require(batch.profileId);
+    refuseSandboxPayouts(profile);
+    const received = await this.requireComplete(batch);
+    if (await this.deps.approvals?.awaiting(profile.id, id)) throw new ServiceError('conflict', `Batch ${id} awaits approval: it starts when an approver approves it.`);
+    const need = await this.approvalNeed(profile, id);
+    if (need.step === 'approval') throw new ServiceError('conflict', `Nothing was sent: ${need.policy ?? 'the approval policy'} Submit the batch for approval; another person with the approver role starts it.`, { reviewId: 'submit for approval instead' });
+    this.deps.approvals?.requireTypedAmount(need, proof.typedAmount);
+    this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'start'), liveEither(batch.environment, profile.environment));
+    const details = { ...(proof.reviewId ? { reviewId: proof.reviewId } : {}), ...(need.step === 'typed_amount' ? { confirmedByTypedAmount: need.policy } : {}) };
+    return this.begin(batch, profile, received, details);
+  }
+
+  /** A complete draft as its approval covers it (ApprovalService.requestBatch and approve). */
+  async approvalSubject(id: number): Promise<BatchApprovalSubject> {
+    const batch = await this.require(id);
+    requireDraft(batch, STARTED_ONCE);
+    const profile = await this.deps.profiles.require(batch.profileId);
+    refuseSandboxPayouts(profile);
+    const rows = await this.requireComplete(batch);
+    return { batch, profile, rows, content: (await this.reviewSubject(batch, 'start')).content, totals: await this.totalsOf(id) };
+  }
+
+  /**
+   * Starts a batch an approver approved: `decided` records the decision in the start's transaction
+   * (it throws when the approval no longer holds, and nothing starts).
+   */
+  async startApproved(subject: BatchApprovalSubject, decided: () => Promise<void>, details: Record<string, unknown>): Promise<BatchView> {
+    return this.begin(subject.batch, subject.profile, subject.rows, details, decided);
+  }
+
+  /** A draft is dropped (its approval, if one awaited, no longer holds). */
+  async discard(id: number): Promise<{ discarded: boolean }> {
+    const batch = await this.deps.repos.batches.batch(id);
+    return this.deps.repos.transaction(async () => {
+      const discarded = await this.deps.repos.batches.deleteDraft(id);
+      if (discarded && batch) await this.deps.approvals?.voidFor(batch.profileId, id, 'the batch was discarded');
+      return { discarded };
+    });
+  }
+
+  private async begin(batch: BatchRecord, profile: Profile, received: number, details: Record<string, unknown>, inTransaction?: () => Promise<void>): Promise<BatchView> {
+    const id = batch.id;
+    await this.deps.repos.transaction(async () => {
+      requireDraft(await this.requireForChange(id), STARTED_ONCE); // read again, as in addItems
+      await inTransaction?.();
+      await this.deps.repos.batches.setState(id, 'running', { started: true, lastError: null });
+      await this.deps.repos.batches.runHere(id);
+      await this.history.record(id, 'started', 'user');
+      await this.audit('batch.start', batch, { rows: received, totals: await this.totalsOf(id), profile: profile.name, ...details });
+    });
     this.runner.run(id);
     return this.publishNow(id);
   }
 
-  discard(id: number): { discarded: boolean } {
-    return { discarded: this.store.deleteDraft(id) };
+  private async approvalNeed(profile: Profile, id: number): Promise<ApprovalNeed> {
+    return (await this.deps.approvals?.forBatch(profile, await this.totalsOf(id))) ?? NO_APPROVAL;
   }
 
-  pause(id: number): BatchView {
-    const batch = this.require(id);
-    if (batch.state !== 'running') throw new ServiceError('conflict', `Batch ${id} is ${batch.state}: only a running batch can be paused.`);
-    this.deps.db.transaction(() => {
-      this.store.setState(id, 'paused');
-      this.audit('batch.pause', batch, { counts: this.store.counts(id) });
-    })();
+  async pause(id: number): Promise<BatchView> {
+    const batch = await this.require(id);
+    await this.deps.repos.transaction(async () => {
+      // Read in the transaction: the runner may end or pause the batch meanwhile.
+      const current = await this.requireForChange(id);
+      if (current.state !== 'running') throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running batch can be paused.`);
+      await this.deps.repos.batches.setState(id, 'paused');
+      await this.history.record(id, 'paused', 'user');
+      await this.audit('batch.pause', batch, { counts: await this.deps.repos.batches.counts(id) });
+    });
     return this.publishNow(id);
   }
 
-  /** A paused batch runs again; a finished or cancelled one settles its open items under their own keys. */
-  resume(id: number, actor: 'user' | 'system' = 'user'): BatchView {
-    const batch = this.require(id);
-    const counts = this.store.counts(id);
-    const open = counts.sending + counts.unknown;
-    if (batch.state === 'draft') throw new ServiceError('conflict', `Batch ${id} has not been started.`);
-    if (batch.state !== 'paused' && batch.state !== 'running' && open === 0) throw new ServiceError('conflict', `Batch ${id} is ${batch.state} and has no payout whose outcome is open: nothing to resume.`);
-    this.deps.db.transaction(() => {
-      if (batch.state === 'paused') this.store.setState(id, 'running', { lastError: null });
-      this.audit('batch.resume', batch, { counts, open }, actor);
-    })();
+  /**
+   * A paused batch runs again; a finished or cancelled one settles its open items under their own
+   * keys. A person's resume of a live batch needs the proof of its review.
+   */
+  async resume(id: number, proof: ReviewProof = {}): Promise<BatchView> {
+    const batch = await this.require(id);
+    const counts = await this.deps.repos.batches.counts(id);
+    const open = await this.requireResumable(batch);
+    const profile = await this.deps.profiles.require(batch.profileId);
+    this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'resume'), liveEither(batch.environment, profile.environment));
+    await this.deps.repos.transaction(async () => {
+      // Read again, locked: a pause or cancel may have come in meanwhile.
+      if ((await this.requireForChange(id)).state === 'paused') await this.deps.repos.batches.setState(id, 'running', { lastError: null });
+      await this.deps.repos.batches.runHere(id);
+      await this.history.record(id, 'resumed', 'user', { note: settlingNote(batch.state === 'paused' ? 'running' : batch.state, open) });
+      await this.audit('batch.resume', batch, { counts, open, ...(proof.reviewId ? { reviewId: proof.reviewId } : {}) });
+    });
     this.runner.run(id);
     return this.publishNow(id);
   }
 
   /** Pending items are cancelled at once; items already sent are followed to their outcome. */
-  cancel(id: number): BatchView {
-    const batch = this.require(id);
-    if (!OPEN_STATES.has(batch.state)) throw new ServiceError('conflict', `Batch ${id} is ${batch.state}: only a running or paused batch can be cancelled.`);
-    this.deps.db.transaction(() => {
-      const cancelled = this.store.cancelPending(id);
-      this.store.setState(id, 'cancelled', { finished: true });
-      this.audit('batch.cancel', batch, { cancelled, counts: this.store.counts(id) });
-    })();
+  async cancel(id: number): Promise<BatchView> {
+    const batch = await this.require(id);
+    await this.deps.repos.transaction(async () => {
+      // Read in the transaction: the runner may end the batch meanwhile.
+      const current = await this.requireForChange(id);
+      if (!OPEN_STATES.has(current.state)) throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running or paused batch can be cancelled.`);
+      const cancelled = await this.deps.repos.batches.cancelPending(id);
+      await this.deps.repos.batches.setState(id, 'cancelled', { finished: true });
+      await this.history.record(id, 'cancelled', 'user', { note: cancelled > 0 ? `${cancelled} not sent yet, never to be sent` : null });
+      await this.audit('batch.cancel', batch, { cancelled, counts: await this.deps.repos.batches.counts(id) });
+    });
     return this.publishNow(id);
   }
 
-  get(id: number): BatchView {
-    return this.view(this.require(id));
+  async get(id: number): Promise<BatchView> {
+    return this.view(await this.require(id));
   }
 
-  list(input: { cursor?: number | null | undefined; limit?: number | undefined } = {}): { items: BatchView[]; nextCursor: number | null } {
-    const limit = input.limit ?? 20;
-    const rows = this.store.list(input.cursor ?? null, limit + 1);
-    const page = rows.slice(0, limit);
-    return { items: page.map((b) => this.view(b)), nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  async list(input: { cursor?: number | null | undefined; limit?: number | undefined } = {}): Promise<{ items: BatchView[]; nextCursor: number | null }> {
+    const page = numberedPage(await this.deps.repos.batches.page({ cursor: numberCursor(input.cursor), limit: input.limit ?? 20 }));
+    const items: BatchView[] = [];
+    for (const batch of page.items) items.push(await this.view(batch));
+    return { items, nextCursor: page.next };
   }
 
-  items(input: { id: number; states?: BatchItemState[] | undefined; afterLine?: number | null | undefined; limit?: number | undefined }): { items: BatchItemView[]; nextAfterLine: number | null } {
-    this.require(input.id);
-    const limit = input.limit ?? 200;
-    const rows = this.store.page(input.id, input.states, input.afterLine ?? 0, limit + 1);
-    const page = rows.slice(0, limit);
+  async items(input: { id: number; states?: BatchItemState[] | undefined; afterLine?: number | null | undefined; limit?: number | undefined }): Promise<{ items: BatchItemView[]; nextAfterLine: number | null }> {
+    await this.require(input.id);
+    const page = numberedPage(await this.deps.repos.batches.itemPage(input.id, input.states, { cursor: numberCursor(input.afterLine), limit: input.limit ?? 200 }));
     return {
-      items: page.map(({ form: _form, batchId: _batch, updatedAt: _updated, ...item }) => item),
-      nextAfterLine: rows.length > limit ? (page.at(-1)?.line ?? null) : null,
+      items: page.items.map(({ form: _form, batchId: _batch, ...item }) => item),
+      nextAfterLine: page.next,
     };
   }
 
   /**
-   * At start-up, after interrupted attempts became "unknown": drafts (an upload the renderer
-   * never finished) are dropped, and batches that were running or had items in flight go on.
+   * After interrupted attempts became "unknown" (at start-up, or when a dead instance is taken
+   * over), for the batches no instance of `alive` holds: drafts (an upload never finished) are
+   * dropped, and batches that were running or had items in flight go on, now this instance's.
+   * Each of those was interrupted: unless closing the app recorded it, the stop is recorded now as
+   * unexpected (killed, crashed), with the items it left in flight; then the resume.
    */
-  recover(): number[] {
-    for (const id of this.store.drafts()) this.store.deleteDraft(id);
-    const ids = this.store.toResume();
+  async recover(alive: readonly string[]): Promise<number[]> {
+    for (const draft of await this.deps.repos.batches.drafts(alive)) {
+      // A complete draft that awaits approval is kept for its approver.
+      if (!(await this.deps.approvals?.awaiting(draft.profileId, draft.id))) await this.deps.repos.batches.deleteDraft(draft.id);
+    }
+    const ids = await this.deps.repos.batches.takeOver(alive);
     for (const id of ids) {
-      const batch = this.store.batch(id);
-      if (batch) this.audit('batch.resume', batch, { reason: 'start-up', counts: this.store.counts(id) }, 'system');
+      const batch = await this.deps.repos.batches.batch(id);
+      if (!batch) continue;
+      await this.deps.repos.transaction(async () => {
+        const counts = await this.deps.repos.batches.counts(id);
+        await this.history.recordInterruption(id, 'unexpected');
+        await this.history.record(id, 'resumed', 'system', { note: settlingNote(batch.state, counts.sending + counts.unknown) });
+        await this.audit('batch.resume', batch, { reason: 'start-up', counts }, 'system');
+      });
       this.runner.run(id);
     }
     return ids;
@@ -191,43 +342,95 @@ export class BatchService {
     return this.runner.settled();
   }
 
+  /**
+   * Stops the runner (waiting a little for the items in flight). A batch that was running stays
+   * "running", to go on at the next start; its history records that the app was closed on it, and
+   * what was left in flight.
+   */
   async close(): Promise<void> {
     this.unsubscribe();
     await this.runner.close();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    for (const id of await this.deps.repos.batches.runHereOpen()) {
+      try {
+        await this.deps.repos.transaction(() => this.history.recordInterruption(id, 'closed'));
+      } catch (error) {
+        // The next start records it as unexpected instead.
+        this.deps.log.error(`batch ${id}: recording that the app was closed on it failed`, error);
+      }
+    }
   }
 
-  private require(id: number): BatchRecord {
-    const batch = this.store.batch(id);
-    if (!batch) throw new ServiceError('not_found', `No batch ${id}.`, { id: 'is not a batch of this ledger' });
-    return batch;
+  /** Every declared row is there; returns how many. */
+  private async requireComplete(batch: BatchRecord): Promise<number> {
+    const received = await this.deps.repos.batches.itemCount(batch.id);
+    if (received !== batch.declaredRows) throw new ServiceError('conflict', `Batch ${batch.id} holds ${received} of its ${batch.declaredRows} rows: upload the rest before starting it.`);
+    return received;
   }
 
-  private audit(action: string, batch: BatchRecord, details: Record<string, unknown>, actor: 'user' | 'system' = 'user'): void {
-    this.deps.audit.append({ actor, action, profileId: batch.profileId, subject: `batch:${batch.id}`, details: { batchId: batch.id, fileName: batch.fileName, environment: batch.environment, ...details } });
+  /** A started batch with something to resume; returns how many items are open (sent, outcome unknown). */
+  private async requireResumable(batch: BatchRecord): Promise<number> {
+    const counts = await this.deps.repos.batches.counts(batch.id);
+    const open = counts.sending + counts.unknown;
+    if (batch.state === 'draft') throw new ServiceError('conflict', `Batch ${batch.id} has not been started.`);
+    if (batch.state !== 'paused' && batch.state !== 'running' && open === 0) throw new ServiceError('conflict', `Batch ${batch.id} is ${batch.state} and has no payout whose outcome is open: nothing to resume.`);
+    return open;
+  }
+
+  /**
+   * What the review of a start or resume covers: the batch, the number of items it may send, their
+   * totals per currency and a digest of each one (line, reference, key, form), in line order.
+   */
+  private async reviewSubject(batch: BatchRecord, action: 'start' | 'resume'): Promise<ReviewSubject> {
+    const hash = createHash('sha256');
+    const amounts = new Map<string, string[]>();
+    let count = 0;
+    await this.deps.repos.batches.eachItem(batch.id, action === 'start' ? START_STATES : RESUME_STATES, (item) => {
+      count++;
+      hash.update(`${JSON.stringify([item.line, item.merchantReference, item.idempotencyKey, item.state, item.form])}\n`);
+      const list = amounts.get(item.currency) ?? [];
+      list.push(item.amount);
+      amounts.set(item.currency, list);
+    });
+    const totals = [...amounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, list]) => [currency, sumAmounts(list)]);
+    return { kind: action === 'start' ? 'batch_start' : 'batch_resume', profileId: batch.profileId, content: JSON.stringify({ batch: batch.id, count, totals, items: hash.digest('hex') }) };
+  }
+
+  private async require(id: number): Promise<BatchRecord> {
+    return found(id, await this.deps.repos.batches.batch(id));
+  }
+
+  /** Inside the transaction that changes the batch's state: read with its row locked (the runner's claims wait, or are waited for). */
+  private async requireForChange(id: number): Promise<BatchRecord> {
+    return found(id, await this.deps.repos.batches.lockedBatch(id, 'change'));
+  }
+
+  private async audit(action: string, batch: BatchRecord, details: Record<string, unknown>, actor: 'user' | 'system' = 'user'): Promise<void> {
+    await this.deps.repos.audit.append({ actor, action, profileId: batch.profileId, subject: `batch:${batch.id}`, details: { batchId: batch.id, fileName: batch.fileName, environment: batch.environment, ...details } });
   }
 
   /** Exact sums per currency; fixed once the batch has its rows. */
-  private totalsOf(id: number): BatchView['totals'] {
+  private async totalsOf(id: number): Promise<BatchView['totals']> {
     const cached = this.totals.get(id);
     if (cached) return cached;
     const byCurrency = new Map<string, string[]>();
-    for (const { currency, amount } of this.store.amounts(id)) {
+    for (const { currency, amount } of await this.deps.repos.batches.amounts(id)) {
       const amounts = byCurrency.get(currency) ?? [];
       amounts.push(amount);
       byCurrency.set(currency, amounts);
     }
     const totals = [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amounts]) => ({ currency, amount: sumAmounts(amounts), count: amounts.length }));
-    if (this.store.batch(id)?.state !== 'draft') this.totals.set(id, totals);
+    if ((await this.deps.repos.batches.batch(id))?.state !== 'draft') this.totals.set(id, totals);
     return totals;
   }
 
-  private view(batch: BatchRecord): BatchView {
+  private async view(batch: BatchRecord): Promise<BatchView> {
     const { id } = batch;
+    const { batches, batchEvents } = this.deps.repos;
     let profileName = '(deleted profile)';
     try {
-      profileName = this.deps.profiles.require(batch.profileId).name;
+      profileName = (await this.deps.profiles.require(batch.profileId)).name;
     } catch {
       // The batch outlives its profile in the ledger.
     }
@@ -239,29 +442,54 @@ export class BatchService {
       fileName: batch.fileName,
       state: batch.state,
       declaredRows: batch.declaredRows,
-      total: this.store.itemCount(id),
-      counts: this.store.counts(id),
-      outcomes: this.store.outcomes(id),
-      totals: this.totalsOf(id),
+      total: await batches.itemCount(id),
+      counts: await batches.counts(id),
+      outcomes: await batches.outcomes(id),
+      totals: await this.totalsOf(id),
       lastError: batch.lastError,
       createdAt: batch.createdAt,
       updatedAt: batch.updatedAt,
       startedAt: batch.startedAt,
       finishedAt: batch.finishedAt,
+      history: await batchEvents.latest(id, BATCH_HISTORY_SHOWN),
+      historyTotal: await batchEvents.count(id),
     };
   }
 
-  private publishNow(id: number): BatchView {
+  /**
+   * Reads the batch and pushes it. One batch's pushes are read one after the other: read side by
+   * side (PostgreSQL answers on several connections), a view read earlier could be pushed after a
+   * later one, and the progress would go backwards.
+   */
+  private publishNow(id: number): Promise<BatchView> {
     clearTimeout(this.timers.get(id));
     this.timers.delete(id);
     this.lastPublished.set(id, Date.now());
-    const view = this.view(this.require(id));
+    const previous = this.publishing.get(id) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const view = await this.view(await this.require(id));
+      try {
+        this.deps.events.publish('batches:batch-changed', view);
+      } catch (error) {
+        this.deps.log.error(`publishing batch ${id} failed`, error);
+      }
+      return view;
+    });
+    const settled = next.catch(() => undefined);
+    this.publishing.set(id, settled);
+    void settled.then(() => {
+      if (this.publishing.get(id) === settled) this.publishing.delete(id);
+    });
+    return next;
+  }
+
+  /** For timers and callbacks: a batch deleted meanwhile is not published, and a failure is logged. */
+  private async publishSafely(id: number): Promise<void> {
     try {
-      this.deps.events.publish('batches:batch-changed', view);
+      if (await this.deps.repos.batches.batch(id)) await this.publishNow(id);
     } catch (error) {
       this.deps.log.error(`publishing batch ${id} failed`, error);
     }
-    return view;
   }
 
   /** At most one push per interval, and always a last one after the latest change. */
@@ -270,14 +498,25 @@ export class BatchService {
     const interval = this.deps.progressIntervalMs ?? 200;
     const wait = (this.lastPublished.get(id) ?? 0) + interval - Date.now();
     if (wait <= 0) {
-      this.publishNow(id);
+      void this.publishSafely(id);
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(id);
-      if (this.store.batch(id)) this.publishNow(id);
+      void this.publishSafely(id);
     }, wait);
     timer.unref();
     this.timers.set(id, timer);
   }
+}
+
+function found(id: number, batch: BatchRecord | undefined): BatchRecord {
+  if (!batch) throw new ServiceError('not_found', `No batch ${id}.`, { id: 'is not a batch of this ledger' });
+  return batch;
+}
+
+/** A resume that leaves the batch other than running settles its open payouts only: the history says so. */
+function settlingNote(stateAfter: BatchRecord['state'], open: number): string | null {
+  if (stateAfter === 'running' || open === 0) return null;
+  return `settling ${open} ${open === 1 ? 'payout' : 'payouts'} whose outcome was open, under their own keys; the batch stays ${stateAfter}`;
 }

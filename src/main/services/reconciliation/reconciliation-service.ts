@@ -1,7 +1,7 @@
 // Reconciliation as the contract offers it: totals, exception lists and their counts, the sweep,
 // and CSV exports of any list and of the totals.
-import type { ExceptionKind, ExceptionRow, SweepState, TotalsInput, TotalsRow } from '../../../shared/contract';
-import type { Ledger } from '../../ledger/connection';
+import type { CsvFile, ExceptionKind, ExceptionRow, ExceptionScope, SweepState, TotalsInput, TotalsRow } from '../../../shared/contract';
+import type { Repositories } from '../../ledger/repositories/index';
 import type { TransactionKind } from '../../ledger/status';
 import { isoTime, type Clock } from '../../ledger/support';
 import { toCsv, type CsvColumn } from './csv';
@@ -15,60 +15,61 @@ export const MAX_CSV_ROWS = 200_000;
 const EXCEPTION_COLUMNS: CsvColumn<ExceptionRow>[] = [
   { header: 'list', value: (r) => r.kind },
   { header: 'subject', value: (r) => r.subject },
-  { header: 'row_id', value: (r) => r.rowId },
-  { header: 'profile_id', value: (r) => r.profileId },
-  { header: 'reference', value: (r) => r.reference },
-  { header: 'gateway_id', value: (r) => r.gatewayId },
+  { header: 'row_id', value: (r) => r.rowId, exact: true },
+  { header: 'profile_id', value: (r) => r.profileId, exact: true },
+  { header: 'reference', value: (r) => r.reference, exact: true },
+  { header: 'gateway_id', value: (r) => r.gatewayId, exact: true },
   { header: 'method', value: (r) => r.method },
-  { header: 'amount', value: (r) => r.amount },
-  { header: 'currency', value: (r) => r.currency },
-  { header: 'status_code', value: (r) => r.statusCode },
-  { header: 'notified_status', value: (r) => r.notifiedStatus },
-  { header: 'verified_status', value: (r) => r.verifiedStatus },
-  { header: 'at', value: (r) => r.at },
-  { header: 'notification_id', value: (r) => r.notificationId },
-  { header: 'attempt_id', value: (r) => r.attemptId },
+  { header: 'amount', value: (r) => r.amount, exact: true },
+  { header: 'currency', value: (r) => r.currency, exact: true },
+  { header: 'status_code', value: (r) => r.statusCode, exact: true },
+  { header: 'notified_status', value: (r) => r.notifiedStatus, exact: true },
+  { header: 'verified_status', value: (r) => r.verifiedStatus, exact: true },
+  { header: 'verification', value: (r) => r.verification },
+  { header: 'at', value: (r) => r.at, exact: true },
+  { header: 'notification_id', value: (r) => r.notificationId, exact: true },
+  { header: 'attempt_id', value: (r) => r.attemptId, exact: true },
   { header: 'detail', value: (r) => r.detail },
 ];
 
 const TOTALS_COLUMNS: CsvColumn<TotalsRow>[] = [
   { header: 'subject', value: (r) => r.subject },
-  { header: 'day', value: (r) => r.day },
-  { header: 'currency', value: (r) => r.currency },
+  { header: 'day', value: (r) => r.day, exact: true },
+  { header: 'currency', value: (r) => r.currency, exact: true },
   { header: 'method', value: (r) => r.method },
-  { header: 'status_code', value: (r) => r.statusCode },
+  { header: 'status_code', value: (r) => r.statusCode, exact: true },
   { header: 'status_category', value: (r) => r.statusCategory },
   { header: 'final', value: (r) => r.final },
-  { header: 'count', value: (r) => r.count },
-  { header: 'amount', value: (r) => r.amount },
+  { header: 'count', value: (r) => r.count, exact: true },
+  { header: 'amount', value: (r) => r.amount, exact: true },
 ];
 
 export type CsvExportInput =
-  | { what: 'exceptions'; kind: ExceptionKind; profileId?: string | undefined; pendingOlderThanMinutes?: number | undefined }
+  | ({ what: 'exceptions'; kind: ExceptionKind } & ExceptionScope)
   | { what: 'totals'; profileId?: string | undefined; from?: string | undefined; to?: string | undefined; subjects?: TransactionKind[] | undefined };
 
 export class ReconciliationService {
   private readonly lists: ExceptionLists;
 
   constructor(
-    private readonly deps: { db: Ledger; now: Clock; sweeper: Sweeper },
+    private readonly deps: { repos: Pick<Repositories, 'exceptions' | 'totals'>; now: Clock; sweeper: Sweeper },
   ) {
-    this.lists = new ExceptionLists(deps.db, deps.now);
+    this.lists = new ExceptionLists(deps.repos.exceptions, deps.now);
   }
 
   totals(input: TotalsInput) {
-    return computeTotals(this.deps.db, input);
+    return computeTotals(this.deps.repos.totals, input);
   }
 
-  exceptions(query: ExceptionQuery) {
-    return { kind: query.kind, ...this.lists.page(query) };
+  async exceptions(query: ExceptionQuery) {
+    return { kind: query.kind, ...(await this.lists.page(query)) };
   }
 
-  summary(profileId: string | undefined, pendingOlderThanMinutes: number | undefined) {
-    return { counts: this.lists.counts(profileId, pendingOlderThanMinutes) };
+  async summary(scope: ExceptionScope) {
+    return { counts: await this.lists.counts(scope) };
   }
 
-  startSweep(options: { profileId?: string | undefined; subjects?: TransactionKind[] | undefined }): SweepState {
+  startSweep(options: { profileId?: string | undefined; subjects?: TransactionKind[] | undefined }): Promise<SweepState> {
     return this.deps.sweeper.start(options);
   }
 
@@ -80,14 +81,15 @@ export class ReconciliationService {
     return { sweep: this.deps.sweeper.current() };
   }
 
-  exportCsv(input: CsvExportInput): { filename: string; csv: string; rows: number; truncated: boolean } {
+  async exportCsv(input: CsvExportInput): Promise<CsvFile> {
     const stamp = isoTime(this.deps.now()).replace(/[:.]/g, '-');
     if (input.what === 'totals') {
-      const { rows } = computeTotals(this.deps.db, input);
+      const { rows } = await computeTotals(this.deps.repos.totals, input);
       const kept = rows.slice(0, MAX_CSV_ROWS);
       return { filename: `paydesk-totals-${stamp}.csv`, csv: toCsv(kept, TOTALS_COLUMNS), rows: kept.length, truncated: rows.length > kept.length };
     }
-    const { items, truncated } = this.lists.all({ kind: input.kind, profileId: input.profileId, pendingOlderThanMinutes: input.pendingOlderThanMinutes }, MAX_CSV_ROWS);
+    const { what: _what, ...query } = input;
+    const { items, truncated } = await this.lists.all(query, MAX_CSV_ROWS);
     return { filename: `paydesk-${input.kind.replace(/_/g, '-')}-${stamp}.csv`, csv: toCsv(items, EXCEPTION_COLUMNS), rows: items.length, truncated };
   }
 }

@@ -1,11 +1,15 @@
 // The sweep: one status read of every non-final pay-in and payout (oldest first), through the
 // verifier (so a read that settles a notified claim is judged the same way) and so within the
 // shared rate limit, with 429s waited out per Retry-After. Orphans whose transaction has appeared
-// are matched first. Progress is published (throttled) and at the end; cancel() stops it between
-// reads and aborts the waits. One sweep at a time.
+// are matched first, then create calls whose outcome is unknown are settled where no person is
+// needed (UnknownSettler: a status read by request_id, or a resend under their own key), so a
+// payout whose answer was lost gets its payout_id and is read like the rest. Progress is
+// published (throttled) and at the end; cancel() stops it between reads and aborts the waits. One
+// sweep at a time, across the instances of a team server too (ledger/cluster.ts).
 import { randomUUID } from 'node:crypto';
-import type { SweepState } from '../../../shared/contract';
-import type { Ledger } from '../../ledger/connection';
+import type { SettleSummary, SweepState } from '../../../shared/contract';
+import type { Cluster } from '../../ledger/cluster';
+import type { Repositories } from '../../ledger/repositories/index';
 import type { TransactionKind } from '../../ledger/status';
 import { isoTime, type Clock } from '../../ledger/support';
 import type { Logger } from '../../logger';
@@ -14,22 +18,30 @@ import type { NotificationApplier } from '../notification-applier';
 import type { Verifier } from '../verification/verifier';
 
 export interface SweepDeps {
-  db: Ledger;
+  repos: Pick<Repositories, 'payins' | 'payouts'>;
   verifier: Pick<Verifier, 'verifyNow'>;
   applier: Pick<NotificationApplier, 'retryOrphans'>;
   now: Clock;
   log: Logger;
   publish: (state: SweepState) => void;
+  /** Settles unknown attempts first (UnknownSettler.settleAll). */
+  settleUnknown?: (options: { profileId?: string | undefined; signal: AbortSignal }) => Promise<SettleSummary>;
   /** Reads in flight at once (the rate limiter paces them). Default 4. */
   concurrency?: number;
   /** Least time between two progress pushes. Default 250 ms. */
   progressIntervalMs?: number;
+  /** Keeps sweeps one at a time across the instances of a team server. */
+  cluster: Pick<Cluster, 'exclusive'>;
 }
+
+const ALREADY_RUNNING = 'A sweep is already running: cancel it or wait for it to end.';
 
 export class Sweeper {
   private state: SweepState | null = null;
   private controller: AbortController | null = null;
   private running: Promise<void> | null = null;
+  /** A start is reading the ledger (orphans, open rows): a second start is refused as if it ran. */
+  private starting = false;
   private lastPublished = 0;
 
   constructor(private readonly deps: SweepDeps) {}
@@ -38,10 +50,35 @@ export class Sweeper {
     return this.state && { ...this.state };
   }
 
-  start(options: { profileId?: string | undefined; subjects?: TransactionKind[] | undefined }): SweepState {
-    if (this.state?.state === 'running') throw new ServiceError('conflict', 'A sweep is already running: cancel it or wait for it to end.');
-    const orphansMatched = this.deps.applier.retryOrphans().filter((r) => r.outcome !== 'orphan').length;
-    const items = this.items(options.profileId, options.subjects ?? ['payin', 'payout']);
+  async start(options: { profileId?: string | undefined; subjects?: TransactionKind[] | undefined }): Promise<SweepState> {
+    if (this.starting || this.state?.state === 'running') throw new ServiceError('conflict', ALREADY_RUNNING);
+    this.starting = true;
+    let orphansMatched: number;
+    let items: { subject: TransactionKind; id: number }[];
+    // Held until the sweep ends: taken (or found taken by another instance) before anything is read.
+    let release = () => {};
+    const held = new Promise<boolean>((resolve) => {
+      const ended = new Promise<void>((end) => (release = end));
+      void this.deps.cluster
+        .exclusive('sweep', () => {
+          resolve(true);
+          return ended;
+        })
+        .then((run) => resolve(run.ran), (error: unknown) => {
+          this.deps.log.error('sweep: the lock of the sweep could not be taken', error);
+          resolve(false);
+        });
+    });
+    try {
+      if (!(await held)) throw new ServiceError('conflict', `${ALREADY_RUNNING} (It runs on another instance of the team server.)`);
+      orphansMatched = (await this.deps.applier.retryOrphans()).filter((r) => r.outcome !== 'orphan').length;
+      items = await this.items(options.profileId, options.subjects ?? ['payin', 'payout']);
+    } catch (error) {
+      release();
+      throw error;
+    } finally {
+      this.starting = false;
+    }
     const controller = new AbortController();
     this.controller = controller;
     this.state = {
@@ -57,12 +94,14 @@ export class Sweeper {
       skipped: 0,
       rateLimited: 0,
       orphansMatched,
+      unknownSettled: 0,
+      unknownLeft: 0,
       startedAt: isoTime(this.deps.now()),
       finishedAt: null,
       error: null,
     };
     this.publish(true);
-    this.running = this.run(this.state, items, controller.signal);
+    this.running = this.run(this.state, items, controller.signal, options.profileId).finally(release);
     return { ...this.state };
   }
 
@@ -83,18 +122,25 @@ export class Sweeper {
   }
 
   /** Non-final rows, oldest first, through the partial index of open rows. */
-  private items(profileId: string | undefined, subjects: TransactionKind[]): { subject: TransactionKind; id: number }[] {
+  private async items(profileId: string | undefined, subjects: TransactionKind[]): Promise<{ subject: TransactionKind; id: number }[]> {
     const items: { subject: TransactionKind; id: number }[] = [];
     for (const subject of subjects) {
-      const table = subject === 'payin' ? 'payins' : 'payouts';
-      const sql = `SELECT id FROM ${table} WHERE final = 0${profileId === undefined ? '' : ' AND profile_id = ?'} ORDER BY created_at, id`;
-      const rows = this.deps.db.prepare(sql).all(...(profileId === undefined ? [] : [profileId])) as { id: number }[];
-      for (const { id } of rows) items.push({ subject, id });
+      for (const id of await (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).openIds(profileId)) items.push({ subject, id });
     }
     return items;
   }
 
-  private async run(state: SweepState, items: { subject: TransactionKind; id: number }[], signal: AbortSignal): Promise<void> {
+  private async run(state: SweepState, items: { subject: TransactionKind; id: number }[], signal: AbortSignal, profileId: string | undefined): Promise<void> {
+    if (this.deps.settleUnknown) {
+      try {
+        const settled = await this.deps.settleUnknown({ profileId, signal });
+        state.unknownSettled = settled.settled;
+        state.unknownLeft = settled.left;
+      } catch (error) {
+        this.deps.log.error('sweep: settling unknown outcomes failed', error);
+      }
+      this.publish(true);
+    }
     let next = 0;
     const worker = async () => {
       while (!signal.aborted && next < items.length) {

@@ -53,7 +53,7 @@ export function recordRead(
   repos: Pick<Repositories, 'statusReads'>,
   read: { profileId: string; kind: 'payin' | 'payout'; reference: string; rowId: number | null; requestBody: object; requestedAt: Date; respondedAt: Date | null },
   facts: Pick<ReadFacts, 'result' | 'httpStatus' | 'responseBody' | 'statusCode' | 'error'>,
-): StatusRead {
+): Promise<StatusRead> {
   return repos.statusReads.record({
     profileId: read.profileId,
     kind: read.kind,

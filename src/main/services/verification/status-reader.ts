@@ -10,9 +10,9 @@
 // whose claim the gateway contradicts are re-marked 'mismatch' so the webhook inspector shows it.
 import { numberText } from '../../../shared/json';
 import { compareAmounts, parseDecimal } from '../../../shared/money';
+import { statusSubjectOf } from '../../../shared/spec/events';
 import type { PayinStatusRequest, PayoutStatusRequest } from '../../../shared/spec/schemas';
 import type { GatewayClient } from '../../gateway/client';
-import type { Ledger } from '../../ledger/connection';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
 import type { StatusRead, StatusReadResult } from '../../ledger/repositories/status-reads';
@@ -25,7 +25,6 @@ import { readFacts, recordRead, type ReadFacts, type StatusAnswer } from './read
 export type StatusClient = Pick<GatewayClient, 'payinStatus' | 'payoutStatus'>;
 
 export interface StatusReaderDeps {
-  db: Ledger;
   repos: Repositories;
   sessions: { for(profile: Profile): Promise<{ client: StatusClient }> };
   limiter: ReadRateLimiter;
@@ -38,14 +37,19 @@ export interface StatusReaderDeps {
   userMaxWaitMs?: number;
 }
 
-/** What a person asks to read: a pay-in by payin_id (else request_id), a payout by payout_id. */
-export type ReadRequest = { subject: 'payin'; payinId?: string | undefined; requestId?: string | undefined } | { subject: 'payout'; payoutId: string };
+/**
+ * What a person asks to read: a pay-in by payin_id (else request_id), a payout by payout_id (else
+ * merchantReference, which finds a payout whose create answer was lost where the gateway supports it).
+ */
+export type ReadRequest =
+  | { subject: 'payin'; payinId?: string | undefined; requestId?: string | undefined }
+  | { subject: 'payout'; payoutId?: string | undefined; merchantReference?: string | undefined };
 
 export interface StatusReadOutcome {
   subject: TransactionKind;
   /** The ledger row read; null when the ledger does not know the transaction asked for. */
   rowId: number | null;
-  /** 'skipped': nothing to read by (a payout without payout_id), or the read could not be sent. */
+  /** 'skipped': the read could not be sent (no such row, profile gone, gateway unreachable). */
   result: StatusReadResult | 'skipped';
   /** The status the gateway answered (result ok). */
   statusCode: string | null;
@@ -88,6 +92,8 @@ type Loose = Record<string, unknown>;
 
 const PAYIN_IDS = ['payin_id', 'request_id'] as const;
 const PAYOUT_IDS = ['payout_id'] as const;
+/** A read by merchantReference: only a 400 naming that field says "no such payout" (a gateway without the lookup names payout_id). */
+const PAYOUT_REFERENCE = ['merchantReference'] as const;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -114,19 +120,18 @@ export class StatusReader {
     this.person = { maxWaitMs: userMaxWaitMs, maxRetryAfterSeconds: userMaxWaitMs / 1000, maxRateLimitRetries };
   }
 
-  record(subject: TransactionKind, rowId: number): TransactionRecord | undefined {
+  record(subject: TransactionKind, rowId: number): Promise<TransactionRecord | undefined> {
     return subject === 'payin' ? this.deps.repos.payins.byId(rowId) : this.deps.repos.payouts.byId(rowId);
   }
 
   /** A read of a ledger row for the verifier or the sweep: it waits for the rate limit as long as needed. */
   async read(subject: TransactionKind, rowId: number, signal?: AbortSignal): Promise<StatusReadOutcome> {
-    const before = this.record(subject, rowId);
+    const before = await this.record(subject, rowId);
     const outcome = initialOutcome(subject, rowId, before);
     if (!before) return { ...outcome, detail: `no ${subject} row ${rowId}` };
-    const profile = this.deps.repos.profiles.get(before.profileId);
+    const profile = await this.deps.repos.profiles.get(before.profileId);
     if (!profile) return { ...outcome, detail: `profile ${before.profileId} is gone` };
     const target = rowTarget(subject, before, profile);
-    if (!target) return { ...outcome, detail: 'no payout_id to read by (the create answer never arrived)' };
     let client: StatusClient;
     try {
       client = (await this.deps.sessions.for(profile)).client;
@@ -141,13 +146,14 @@ export class StatusReader {
    * names one of our references is matched to its row). It waits for the rate limit a moment at
    * most: when the limit is held longer (a Retry-After in force), it ends at once with result
    * 'rate_limited' and retryAfterSeconds, recorded as not sent. A profile whose gateway cannot be
-   * reached (no merchant-token) throws, as every other call to it does.
+   * reached (no merchant-token) throws, as every other call to it does. `wait: 'background'` (the
+   * automatic settling of unknown attempts) waits for the limit as the verifier's reads do.
    */
-  async readFor(profile: Profile, request: ReadRequest): Promise<StatusReadOutcome> {
-    const target = this.requestedTarget(profile, request);
+  async readFor(profile: Profile, request: ReadRequest, wait: 'person' | 'background' = 'person'): Promise<StatusReadOutcome> {
+    const target = await this.requestedTarget(profile, request);
     const { client } = await this.deps.sessions.for(profile);
-    const before = target.rowId === null ? undefined : this.record(target.subject, target.rowId);
-    return this.exchange(client, target, initialOutcome(target.subject, target.rowId, before), this.person);
+    const before = target.rowId === null ? undefined : await this.record(target.subject, target.rowId);
+    return this.exchange(client, target, initialOutcome(target.subject, target.rowId, before), wait === 'person' ? this.person : this.background);
   }
 
   private async exchange(client: StatusClient, target: ReadTarget, start: StatusReadOutcome, patience: Patience, signal?: AbortSignal): Promise<StatusReadOutcome> {
@@ -169,13 +175,13 @@ export class StatusReader {
       const answer = target.subject === 'payin' ? await client.payinStatus(target.request as PayinStatusRequest) : await client.payoutStatus(target.request as PayoutStatusRequest);
       const facts = readFacts(answer, target.idFields);
       const respondedAt = this.deps.now();
-      if (facts.result !== 'rate_limited') return { ...outcome, ...this.apply(target, facts, requestedAt, respondedAt), answer, retryAfterSeconds: null };
+      if (facts.result !== 'rate_limited') return { ...outcome, ...(await this.apply(target, facts, requestedAt, respondedAt)), answer, retryAfterSeconds: null };
 
       // Honour the Retry-After for every read of this profile and kind, not just this one.
       const seconds = Math.max(1, facts.retryAfterSeconds ?? 1);
       limiter.pause(key, seconds * 1000);
       const error = `rate limited by the gateway (HTTP 429, Retry-After ${seconds} s): retry in ${seconds} s`;
-      outcome.read = recordRead(repos, { ...readOf(target, target.rowId), requestedAt, respondedAt }, { ...facts, error });
+      outcome.read = await recordRead(repos, { ...readOf(target, target.rowId), requestedAt, respondedAt }, { ...facts, error });
       outcome.result = 'rate_limited';
       outcome.answer = answer;
       outcome.rateLimited++;
@@ -187,10 +193,10 @@ export class StatusReader {
   }
 
   /** The rate limit is held longer than the caller may wait: nothing is sent, and the read says when to retry. */
-  private heldBack(target: ReadTarget, outcome: StatusReadOutcome, waitMs: number): StatusReadOutcome {
+  private async heldBack(target: ReadTarget, outcome: StatusReadOutcome, waitMs: number): Promise<StatusReadOutcome> {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const detail = `status reads are rate limited; retry in ${seconds} s`;
-    const read = recordRead(
+    const read = await recordRead(
       this.deps.repos,
       { ...readOf(target, target.rowId), requestedAt: this.deps.now(), respondedAt: null },
       { result: 'rate_limited', httpStatus: null, responseBody: null, statusCode: null, error: `not sent: ${detail}` },
@@ -198,57 +204,65 @@ export class StatusReader {
     return { ...outcome, result: 'rate_limited', read, retryAfterSeconds: seconds, detail };
   }
 
-  private requestedTarget(profile: Profile, request: ReadRequest): ReadTarget {
+  private async requestedTarget(profile: Profile, request: ReadRequest): Promise<ReadTarget> {
     const { payins, payouts } = this.deps.repos;
     if (request.subject === 'payout') {
-      const known = payouts.byPayoutId(request.payoutId, profile.id);
-      const body = { merchant_id: profile.merchantId, payout_id: request.payoutId };
-      return { subject: 'payout', profile, request: body, reference: request.payoutId, idFields: PAYOUT_IDS, rowId: known?.id ?? null };
+      const { payoutId, merchantReference = '' } = request;
+      if (payoutId) {
+        const known = await payouts.byPayoutId(payoutId, profile.id);
+        return { subject: 'payout', profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: known?.id ?? null };
+      }
+      const known = await payouts.byMerchantReference(profile.id, merchantReference);
+      return { subject: 'payout', profile, request: { merchant_id: profile.merchantId, merchantReference }, reference: merchantReference, idFields: PAYOUT_REFERENCE, rowId: known?.id ?? null };
     }
     const { payinId, requestId } = request;
-    const known = (payinId && payins.byPayinId(payinId, profile.id)) || (requestId && payins.byRequestId(profile.id, requestId)) || undefined;
+    const known = (payinId && (await payins.byPayinId(payinId, profile.id))) || (requestId && (await payins.byRequestId(profile.id, requestId))) || undefined;
     const body = payinId ? { merchant_id: profile.merchantId, payin_id: payinId } : { merchant_id: profile.merchantId, request_id: requestId ?? '' };
     return { subject: 'payin', profile, request: body, reference: payinId || (requestId ?? ''), idFields: PAYIN_IDS, rowId: known?.id ?? null };
   }
 
   /** A read by the gateway's id for a row that never learnt it: the answer's own reference names the row. */
-  private rowNamedBy(target: ReadTarget, found: Loose | null): number | null {
+  private async rowNamedBy(target: ReadTarget, found: Loose | null): Promise<number | null> {
     if (!found) return null;
     const reference = text(target.subject === 'payin' ? found.request_id : found.merchantReference);
     if (reference === null) return null;
-    const row = target.subject === 'payin' ? this.deps.repos.payins.byRequestId(target.profile.id, reference) : this.deps.repos.payouts.byMerchantReference(target.profile.id, reference);
+    const row = target.subject === 'payin' ? await this.deps.repos.payins.byRequestId(target.profile.id, reference) : await this.deps.repos.payouts.byMerchantReference(target.profile.id, reference);
     return row?.id ?? null;
   }
 
-  /** Records the read and applies it, all in one ledger transaction. */
-  private apply(target: ReadTarget, facts: ReadFacts, requestedAt: Date, respondedAt: Date): Partial<StatusReadOutcome> {
-    const { db, repos } = this.deps;
+  /**
+   * Records the read and applies it, all in one ledger transaction; run again whole when PostgreSQL
+   * rolled it back as a deadlock's victim (the verifier, a person's resume and another instance may
+   * apply reads of the same transaction at once).
+   */
+  private apply(target: ReadTarget, facts: ReadFacts, requestedAt: Date, respondedAt: Date): Promise<Partial<StatusReadOutcome>> {
+    const { repos } = this.deps;
     const { subject } = target;
-    return db.transaction((): Partial<StatusReadOutcome> => {
-      const rowId = target.rowId ?? this.rowNamedBy(target, facts.found);
-      const read = recordRead(repos, { ...readOf(target, rowId), requestedAt, respondedAt }, facts);
+    return repos.transactionRetried(async (): Promise<Partial<StatusReadOutcome>> => {
+      const rowId = target.rowId ?? (await this.rowNamedBy(target, facts.found));
+      const read = await recordRead(repos, { ...readOf(target, rowId), requestedAt, respondedAt }, facts);
       if (rowId === null) {
         return { rowId, read, result: facts.result, statusCode: facts.statusCode === null ? null : String(facts.statusCode), record: undefined, detail: facts.error };
       }
       const store = subject === 'payin' ? repos.payins : repos.payouts;
-      const before = store.byId(rowId) as TransactionRecord;
+      const before = (await store.byId(rowId)) as TransactionRecord;
       const statusCode = facts.result === 'ok' ? facts.statusCode : null;
       if (facts.result !== 'ok' || !facts.found) {
         const contradicted = facts.result === 'not_found' && before.claimState === 'unverified';
-        if (contradicted) store.contradictClaim(rowId, `notified status ${before.lastNotifiedStatus} for a ${subject} the gateway does not know`);
-        const ids = contradicted ? this.markContradicted(subject, rowId, null) : [];
-        return { rowId, read, result: facts.result, statusCode: null, record: store.byId(rowId), claim: contradicted ? 'contradicted' : 'none', contradictedNotifications: ids, detail: facts.error };
+        if (contradicted) await store.contradictClaim(rowId, `notified status ${before.lastNotifiedStatus} for a ${subject} the gateway does not know`);
+        const ids = contradicted ? await this.markContradicted(subject, rowId, null) : [];
+        return { rowId, read, result: facts.result, statusCode: null, record: await store.byId(rowId), claim: contradicted ? 'contradicted' : 'none', contradictedNotifications: ids, detail: facts.error };
       }
       const body = facts.found;
-      if (subject === 'payin') repos.payins.applyCreateAnswer(rowId, { payinId: text(body.payin_id), redirectUrl: text(body.redirect_url), createdAt: text(body.created_at) });
-      else repos.payouts.applyCreateAnswer(rowId, { payoutId: text(body.payout_id), createdAt: text(body.created_at) });
+      if (subject === 'payin') await repos.payins.applyCreateAnswer(rowId, { payinId: text(body.payin_id), redirectUrl: text(body.redirect_url), createdAt: text(body.created_at) });
+      else await repos.payouts.applyCreateAnswer(rowId, { payoutId: text(body.payout_id), createdAt: text(body.created_at) });
       const money = moneyContradictions(before, body.amount, body.currency);
-      if (money) store.noteConflict(rowId, `status read: ${money}`, 'facts');
+      if (money) await store.noteConflict(rowId, `status read: ${money}`, 'facts');
       if (statusCode === null) {
-        return { rowId, read, result: 'error', statusCode: null, record: store.byId(rowId), detail: 'the status read answered without a status_code' };
+        return { rowId, read, result: 'error', statusCode: null, record: await store.byId(rowId), detail: 'the status read answered without a status_code' };
       }
-      const applied = store.applyStatus(rowId, { statusCode, reasonCode: text(body.reason_code) ?? null, source: 'status_read' });
-      const ids = applied.claim === 'contradicted' ? this.markContradicted(subject, rowId, String(statusCode)) : [];
+      const applied = await store.applyStatus(rowId, { statusCode, reasonCode: text(body.reason_code) ?? null, source: 'status_read' });
+      const ids = applied.claim === 'contradicted' ? await this.markContradicted(subject, rowId, String(statusCode)) : [];
       return {
         rowId,
         read,
@@ -260,7 +274,7 @@ export class StatusReader {
         contradictedNotifications: ids,
         detail: money,
       };
-    })();
+    });
   }
 
   /**
@@ -268,17 +282,16 @@ export class StatusReader {
    * contradicts (gatewayCode null: it does not know the transaction; with `includeAhead`, claims it
    * never caught up with). Returns their ids.
    */
-  markContradicted(subject: TransactionKind, rowId: number, gatewayCode: string | null, includeAhead = false): number[] {
+  async markContradicted(subject: TransactionKind, rowId: number, gatewayCode: string | null, includeAhead = false): Promise<number[]> {
     const { notifications } = this.deps.repos;
-    const event = subject === 'payin' ? 'v2_payin_notification' : 'v2_payout_notification';
-    const linked = subject === 'payin' ? notifications.forPayin(rowId) : notifications.forPayout(rowId);
+    const linked = subject === 'payin' ? await notifications.forPayin(rowId) : await notifications.forPayout(rowId);
     const ids: number[] = [];
     for (const n of linked) {
-      if (n.outcome !== 'applied' || n.event !== event || n.statusCode === null) continue;
+      if (n.outcome !== 'applied' || statusSubjectOf(n.event) !== subject || n.statusCode === null) continue;
       const verdict = gatewayCode === null ? 'contradicted' : resolveClaim(subject, statusFacts(subject, n.statusCode), statusFacts(subject, gatewayCode));
       if (verdict === 'contradicted' || (includeAhead && verdict === 'ahead')) {
         const says = gatewayCode === null ? 'does not know this transaction' : `says status ${gatewayCode}`;
-        notifications.markOutcome(n.id, 'mismatch', { detail: `claimed status ${n.statusCode}; the gateway's status read ${says}` });
+        await notifications.markOutcome(n.id, 'mismatch', { detail: `claimed status ${n.statusCode}; the gateway's status read ${says}` });
         ids.push(n.id);
       }
     }
@@ -297,15 +310,19 @@ function initialOutcome(subject: TransactionKind, rowId: number | null, record: 
   };
 }
 
-/** The read of a ledger row: by payin_id when known (else request_id), a payout by payout_id. */
-function rowTarget(subject: TransactionKind, row: TransactionRecord, profile: Profile): ReadTarget | undefined {
+/**
+ * The read of a ledger row: by payin_id when known (else request_id), a payout by payout_id (else,
+ * when its create answer never arrived, by merchantReference).
+ */
+function rowTarget(subject: TransactionKind, row: TransactionRecord, profile: Profile): ReadTarget {
   if (subject === 'payin') {
     const { payinId, requestId } = row as TransactionRecord & { payinId: string | null; requestId: string };
     const by = payinId ? { payin_id: payinId } : { request_id: requestId };
     return { subject, profile, request: { merchant_id: profile.merchantId, ...by }, reference: payinId ?? requestId, idFields: PAYIN_IDS, rowId: row.id };
   }
-  const { payoutId } = row as TransactionRecord & { payoutId: string | null };
-  return payoutId ? { subject, profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: row.id } : undefined;
+  const { payoutId, merchantReference } = row as TransactionRecord & { payoutId: string | null; merchantReference: string };
+  if (payoutId) return { subject, profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: row.id };
+  return { subject, profile, request: { merchant_id: profile.merchantId, merchantReference }, reference: merchantReference, idFields: PAYOUT_REFERENCE, rowId: row.id };
 }
 
 function readOf(target: ReadTarget, rowId: number | null) {

@@ -1,6 +1,6 @@
 // The verifier: a notification carries no signature (spec 5, rule 6), so every one that claims a
 // new status (or contradicts the ledger) is confirmed with one status read of its transaction.
-// Fed by the apply step's results; one entry per transaction however many notifications arrive;
+// Fed by the apply step's results (it subscribes to the applier it is given); one entry per transaction however many notifications arrive;
 // a few reads in flight, paced by the shared rate limiter.
 //
 //   gateway agrees (or has moved past a pending claim)   → verified
@@ -17,7 +17,7 @@
 import type { Repositories } from '../../ledger/repositories/index';
 import type { TransactionKind } from '../../ledger/status';
 import type { Logger } from '../../logger';
-import type { AppliedNotification } from '../notification-applier';
+import type { AppliedNotification, NotificationApplier } from '../notification-applier';
 import type { StatusReader, StatusReadOutcome } from './status-reader';
 
 export interface VerifierTimings {
@@ -45,12 +45,14 @@ export interface VerificationResult {
 }
 
 export interface VerifierDeps {
+  /** Its work: every applied notification that claims news queues a read. */
+  applier: Pick<NotificationApplier, 'subscribe'>;
   reader: StatusReader;
   repos: Repositories;
   log: Logger;
   timings?: Partial<VerifierTimings>;
-  /** After every read: the transaction (and any re-marked notifications) changed. Must not throw. */
-  onVerified?: (result: VerificationResult) => void;
+  /** After every read: the transaction (and any re-marked notifications) changed. Awaited; a failure is logged. */
+  onVerified?: (result: VerificationResult) => void | Promise<void>;
 }
 
 interface Entry {
@@ -76,13 +78,15 @@ export class Verifier {
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly running = new Set<Promise<unknown>>();
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: VerifierDeps) {
     this.timings = { ...DEFAULT_VERIFIER_TIMINGS, ...deps.timings };
+    this.unsubscribe = deps.applier.subscribe((result) => this.onApplied(result));
   }
 
-  /** NotificationApplier's onApplied: queue a read for every result that needs one. */
-  onApplied(result: AppliedNotification): void {
+  /** Queues a read for every applied notification that needs one. */
+  private onApplied(result: AppliedNotification): void {
     if (!result.needsVerification || result.subject === null || result.rowId === null) return;
     this.enqueue(result.subject, result.rowId, { force: result.outcome === 'mismatch' });
   }
@@ -107,10 +111,10 @@ export class Verifier {
   }
 
   /** At start-up: every claim left unverified by the last run is read again. Returns how many. */
-  recover(limit = 100_000): number {
+  async recover(limit = 100_000): Promise<number> {
     let count = 0;
     for (const subject of ['payin', 'payout'] as const) {
-      const ids = (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).unverifiedClaimIds(limit);
+      const ids = await (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).unverifiedClaimIds(limit);
       for (const id of ids) this.enqueue(subject, id);
       count += ids.length;
     }
@@ -144,6 +148,7 @@ export class Verifier {
    */
   async close(graceMs = 2_000): Promise<void> {
     this.closed = true;
+    this.unsubscribe();
     this.abort.abort(new Error('verifier closed'));
     for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
     this.entries.clear();
@@ -199,17 +204,18 @@ export class Verifier {
   private async runOnce(entry: Entry, signal: AbortSignal | undefined, direct: boolean): Promise<VerificationResult> {
     const { subject, rowId } = entry;
     const key = keyOf(subject, rowId);
-    const current = this.deps.reader.record(subject, rowId);
-    if (!current || (!entry.force && !direct && current.claimState !== 'unverified')) {
-      if (!entry.queued) this.entries.delete(key);
-      return { subject, rowId, verdict: 'nothing_to_verify', read: null };
-    }
+    // Running from before the first await: news that comes meanwhile queues one more read after this one, never a second at once.
     entry.running = true;
     let read: StatusReadOutcome | null = null;
     let verdict: VerificationVerdict;
     try {
+      const current = await this.deps.reader.record(subject, rowId);
+      if (!current || (!entry.force && !direct && current.claimState !== 'unverified')) {
+        if (!entry.queued) this.entries.delete(key);
+        return { subject, rowId, verdict: 'nothing_to_verify', read: null };
+      }
       read = await this.deps.reader.read(subject, rowId, signal);
-      verdict = this.decide(entry, read);
+      verdict = await this.decide(entry, read);
     } catch (error) {
       this.deps.log.error(`verifying ${key} failed`, error);
       verdict = this.retryLater(entry);
@@ -222,14 +228,14 @@ export class Verifier {
     }
     const result = { subject, rowId, verdict, read };
     try {
-      this.deps.onVerified?.(result);
+      await this.deps.onVerified?.(result);
     } catch (error) {
       this.deps.log.error('onVerified failed', error);
     }
     return result;
   }
 
-  private decide(entry: Entry, read: StatusReadOutcome): VerificationVerdict {
+  private async decide(entry: Entry, read: StatusReadOutcome): Promise<VerificationVerdict> {
     const record = read.record;
     if (read.result === 'ok') {
       if (read.claim === 'contradicted' || record?.mismatch) return 'mismatch';
@@ -243,14 +249,14 @@ export class Verifier {
     return 'gave_up';
   }
 
-  private recheckLater(entry: Entry, read: StatusReadOutcome): VerificationVerdict {
+  private async recheckLater(entry: Entry, read: StatusReadOutcome): Promise<VerificationVerdict> {
     const delay = this.timings.recheckDelaysMs[entry.rechecks];
     if (delay === undefined) {
       const store = entry.subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts;
       const claim = read.record?.lastNotifiedStatus ?? '?';
-      store.contradictClaim(entry.rowId, `notified status ${claim}, but the gateway still says ${read.statusCode ?? '?'} after ${entry.rechecks + 1} status reads`);
-      read.contradictedNotifications.push(...this.deps.reader.markContradicted(entry.subject, entry.rowId, read.statusCode, true));
-      read.record = this.deps.reader.record(entry.subject, entry.rowId);
+      await store.contradictClaim(entry.rowId, `notified status ${claim}, but the gateway still says ${read.statusCode ?? '?'} after ${entry.rechecks + 1} status reads`);
+      read.contradictedNotifications.push(...(await this.deps.reader.markContradicted(entry.subject, entry.rowId, read.statusCode, true)));
+      read.record = await this.deps.reader.record(entry.subject, entry.rowId);
       return 'mismatch';
     }
     entry.rechecks++;

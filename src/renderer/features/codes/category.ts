@@ -1,6 +1,7 @@
-import type { CodeCategory } from '../../../shared/spec/codes';
+// How each status category looks: the categories themselves are the catalogue's (STATUS_CATEGORIES).
+import type { StatusCategory } from '../../../shared/spec/codes';
 
-export const categoryColors: Record<CodeCategory | 'unknown', string> = {
+export const categoryColors: Record<StatusCategory, string> = {
   pending: 'blue',
   success: 'teal',
   customer_error: 'orange',
@@ -11,7 +12,7 @@ export const categoryColors: Record<CodeCategory | 'unknown', string> = {
   unknown: 'dark',
 };
 
-export const categoryLabels: Record<CodeCategory | 'unknown', string> = {
+export const categoryLabels: Record<StatusCategory, string> = {
   pending: 'Pending',
   success: 'Success',
   customer_error: 'Customer error',

@@ -1,10 +1,13 @@
 import { Alert } from '@mantine/core';
+import { useStores } from '../../stores/context';
+import { payinList } from '../transactions/list-domains';
 import { TransactionDetail } from '../transactions/TransactionDetail';
-import { PayinsList } from './PayinsList';
+import { TransactionList } from '../transactions/TransactionList';
 
 /** `#/payins[?filters]` is the list; `#/payins/<id>` one pay-in's detail. */
 export function PayinsScreen({ id, params }: { id: string | null; params: Record<string, string> }) {
-  if (id === null) return <PayinsList params={params} />;
+  const store = useStores().payinsList;
+  if (id === null) return <TransactionList domain={payinList} store={store} params={params} />;
   const rowId = Number(id);
   if (!Number.isSafeInteger(rowId) || rowId <= 0) {
     return (

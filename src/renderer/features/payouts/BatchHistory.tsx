@@ -1,13 +1,13 @@
 import { Alert, Badge, Card, Progress, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { navigate } from '../../shell/use-route';
 import { useStores } from '../../stores/context';
-import { formatTime } from '../transactions/format';
 
 /** Recent batches with their progress; a batch that was running when the app stopped shows here running again. */
 export function BatchHistory() {
-  const store = useStores().payouts;
+  const store = useStores().batches;
   const { batches, batchOrder, batchesError } = useStore(store);
   useEffect(() => {
     void store.getState().loadBatches();
@@ -39,17 +39,18 @@ export function BatchHistory() {
               const b = batches[id];
               if (!b) return null;
               const processed = b.total - b.counts.pending - b.counts.sending;
+              const interruptions = b.history.filter((e) => e.kind === 'interrupted').length;
               return (
                 <Table.Tr key={id}>
                   <Table.Td>
-                    <UnstyledButton onClick={() => navigate('payouts', { params: { tab: 'batch', batch: String(id) } })} aria-label={`Open batch ${id} (${b.fileName})`}>
+                    <UnstyledButton onClick={() => navigate('payouts', { params: { tab: 'batch', batch: String(id) } })} aria-label={`Open batch ${id} · ${b.fileName}`}>
                       <Text size="sm" fw={500} c="indigo">
                         {id} · {b.fileName}
                       </Text>
                     </UnstyledButton>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{formatTime(b.createdAt)}</Text>
+                    <Text size="sm"><DateTime iso={b.createdAt} /></Text>
                   </Table.Td>
                   <Table.Td>
                     <Badge color={b.environment === 'live' ? 'red' : 'teal'} variant={b.environment === 'live' ? 'filled' : 'light'} size="sm">
@@ -65,6 +66,7 @@ export function BatchHistory() {
                       {processed} / {b.total}
                       {b.counts.refused > 0 ? ` · ${b.counts.refused} refused` : ''}
                       {b.counts.unknown > 0 ? ` · ${b.counts.unknown} unknown` : ''}
+                      {interruptions > 0 ? ` · survived ${interruptions} ${interruptions === 1 ? 'interruption' : 'interruptions'}` : ''}
                     </Text>
                   </Table.Td>
                 </Table.Tr>

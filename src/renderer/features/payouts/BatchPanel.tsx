@@ -1,7 +1,8 @@
 import { Alert, Button, Card, FileInput, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { BATCH_CHUNK_ROWS, type ProfileView } from '../../../shared/contract';
+import { BATCH_CHUNK_ROWS, type ApprovalView, type BatchReviewView, type BatchView, type ProfileView } from '../../../shared/contract';
+import { SubmittedForApproval } from '../approvals/SubmittedForApproval';
 import { ContractError } from '../../api/client';
 import { downloadText } from '../../components/download';
 import { navigate } from '../../shell/use-route';
@@ -9,11 +10,20 @@ import { useApi, useStores } from '../../stores/context';
 import { BatchHistory } from './BatchHistory';
 import { BatchPreview } from './BatchPreview';
 import { BatchProgress } from './BatchProgress';
+import { BatchReview } from './BatchReview';
 import { ColumnMapping } from './ColumnMapping';
-import { guessMapping, parseCsvFile, validateRows, type Mapping, type ParsedCsv, type PreviewRow } from './csv';
+import { guessMapping, parseCsvFile, payoutTemplateCsv, validateRows, type Mapping, type ParsedCsv, type PreviewRow } from './csv';
 import { errorMessage } from '../../../shared/error-message';
 
-type Step = { name: 'upload' } | { name: 'mapping' } | { name: 'checking'; done: number } | { name: 'preview'; rows: PreviewRow[] };
+type Step =
+  | { name: 'upload' }
+  | { name: 'mapping' }
+  | { name: 'checking'; done: number }
+  | { name: 'preview'; rows: PreviewRow[] }
+  /** A live batch, stored as a draft: main's review, then the start with its proof. */
+  | { name: 'review'; rows: PreviewRow[]; review: BatchReviewView }
+  /** Held back by the approval policy: it waits for an approver. */
+  | { name: 'submitted'; approval: ApprovalView };
 
 /** `?tab=batch` uploads and checks a file; `?tab=batch&batch=<id>` follows one batch. */
 export function BatchPanel({ profile, batchId }: { profile: ProfileView; batchId: number | null }) {
@@ -35,8 +45,8 @@ export function BatchPanel({ profile, batchId }: { profile: ProfileView; batchId
 
 function BatchUpload({ profile }: { profile: ProfileView }) {
   const api = useApi();
-  const store = useStores().payouts;
-  const limits = useStore(store, (state) => state.limits);
+  const { limits: limitsStore, batches } = useStores();
+  const limits = useStore(limitsStore, (state) => state.limits);
   const [step, setStep] = useState<Step>({ name: 'upload' });
   const [csv, setCsv] = useState<ParsedCsv | null>(null);
   const [mapping, setMapping] = useState<Mapping | null>(null);
@@ -46,9 +56,9 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
   const validation = useRef<AbortController | null>(null);
 
   useEffect(() => {
-    void store.getState().loadLimits();
+    void limitsStore.getState().loadLimits();
     return () => validation.current?.abort();
-  }, [store]);
+  }, [limitsStore]);
 
   const choose = async (file: File | null) => {
     setFileError(null);
@@ -78,7 +88,41 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
     }
   };
 
-  /** Draft, rows in chunks, start; a failed upload leaves nothing behind (the draft is discarded). */
+  const failed = (error: unknown) => {
+    const fields = error instanceof ContractError ? Object.entries(error.fields).slice(0, 5).map(([f, p]) => `${f.replace(/^items\.(\d+)\./, 'line $1, ')}: ${p}`) : [];
+    setStartError(`${errorMessage(error)}${fields.length ? ` (${fields.join('; ')})` : ''}`);
+  };
+
+  const started = (view: BatchView) => {
+    batches.getState().putBatch(view);
+    navigate('payouts', { params: { tab: 'batch', batch: String(view.id) } });
+  };
+
+  /** A live batch's review left: its draft is dropped (nothing of it was sent). */
+  const leaveReview = async (rows: PreviewRow[], draftId: number) => {
+    await api.invoke('batches:discard', { id: draftId }).catch(() => undefined);
+    setStartError(null);
+    setStep({ name: 'preview', rows });
+  };
+
+  const startReviewed = async (review: BatchReviewView, confirmed: boolean, typedAmount?: string) => {
+    setStartError(null);
+    setUploading({ done: review.batch.total, total: review.batch.total });
+    const proof = { id: review.batch.id, reviewId: review.reviewId, confirmed: review.required ? confirmed : true };
+    try {
+      if (review.approval.step === 'approval') setStep({ name: 'submitted', approval: await api.invoke('approvals:request-batch', proof) });
+      else started(await api.invoke('batches:start', { ...proof, ...(typedAmount !== undefined ? { typedAmount } : {}) }));
+    } catch (error) {
+      failed(error);
+    } finally {
+      setUploading(null);
+    }
+  };
+
+  /**
+   * Draft, rows in chunks, then start (a live batch: main's review first); a failed upload leaves
+   * nothing behind (the draft is discarded).
+   */
   const start = async (rows: PreviewRow[]) => {
     if (!csv) return;
     setStartError(null);
@@ -92,13 +136,17 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
         await api.invoke('batches:add-items', { id: draft.id, items: chunk.map((r) => ({ line: r.line, form: r.form })) });
         setUploading({ done: Math.min(rows.length, i + chunk.length), total: rows.length });
       }
-      const started = await api.invoke('batches:start', { id: draft.id });
-      store.getState().putBatch(started);
-      navigate('payouts', { params: { tab: 'batch', batch: String(started.id) } });
+      // Main's review: shown for a live batch, and for any the approval policy holds back.
+      const review = await api.invoke('batches:review', { id: draft.id });
+      if (profile.environment === 'live' || review.approval.step !== 'none') {
+        setStep({ name: 'review', rows, review });
+        setUploading(null);
+        return;
+      }
+      started(await api.invoke('batches:start', { id: draft.id, reviewId: review.reviewId, confirmed: true }));
     } catch (error) {
       if (draftId !== null) await api.invoke('batches:discard', { id: draftId }).catch(() => undefined);
-      const fields = error instanceof ContractError ? Object.entries(error.fields).slice(0, 5).map(([f, p]) => `${f.replace(/^items\.(\d+)\./, 'line $1, ')}: ${p}`) : [];
-      setStartError(`${errorMessage(error)}${fields.length ? ` (${fields.join('; ')})` : ''}`);
+      failed(error);
       setUploading(null);
     }
   };
@@ -118,6 +166,19 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
       </Card>
     );
   }
+  if (step.name === 'review') {
+    return (
+      <BatchReview
+        review={step.review}
+        sending={uploading !== null}
+        error={startError}
+        backLabel="Back to the preview"
+        onBack={() => void leaveReview(step.rows, step.review.batch.id)}
+        onSend={(confirmed, typedAmount) => void startReviewed(step.review, confirmed, typedAmount)}
+      />
+    );
+  }
+  if (step.name === 'submitted') return <SubmittedForApproval approval={step.approval} anotherLabel="Upload another file" onAnother={() => setStep({ name: 'upload' })} />;
   if (step.name === 'preview' && csv) {
     return <BatchPreview fileName={csv.fileName} rows={step.rows} profile={profile} uploading={uploading} error={startError} onBack={() => setStep({ name: 'mapping' })} onStart={(rows) => void start(rows)} />;
   }
@@ -145,11 +206,5 @@ function BatchUpload({ profile }: { profile: ProfileView }) {
 }
 
 function downloadTemplate() {
-  const text = [
-    'method,amount,currency,country,merchantReference,firstName,lastName,email,iban,bic,accountHolder,walletAddress,network,sortCode,accountNumber',
-    'open_banking,120.50,EUR,DEU,,Ana,Lima,ana@example.com,DE89370400440532013000,COBADEFFXXX,Ana Lima,,,,',
-    'fps,75.00,GBP,GBR,,John,Smith,john@example.com,,,John Smith,,,401276,12345678',
-    'crypto,0.0125,EUR,DEU,,Mia,Chen,mia@example.com,,,,0x52908400098527886E0F7030069857D2E4169EE7,ethereum,,',
-  ].join('\n');
-  downloadText('payouts-template.csv', `${text}\n`, 'text/csv');
+  downloadText('payouts-template.csv', payoutTemplateCsv(), 'text/csv');
 }

@@ -1,14 +1,14 @@
-import { Alert, Badge, Button, Card, Checkbox, Group, Progress, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Progress, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { ProfileView } from '../../../shared/contract';
-import { METHOD_LABELS } from '../../../shared/spec/methods';
+import { methodLabel } from '../../../shared/spec/methods';
+import { Amount } from '../../components/Amount';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { formatMoney } from '../transactions/format';
 import { totalsOf, type PreviewRow } from './csv';
 import { EnvironmentBanner } from './EnvironmentBanner';
-import { formatTotal } from './money';
 import { fieldLabel } from './form-fields';
-import { destinationSummary } from './mask';
+import { destinationSummary } from '../../../shared/payout-destination';
 
 const describeProblems = (row: PreviewRow) =>
   Object.entries(row.problems)
@@ -36,8 +36,8 @@ const columns: Column<PreviewRow>[] = [
         </Badge>
       ),
   },
-  { key: 'method', header: 'Method', width: 110, render: (r) => (METHOD_LABELS as Record<string, string>)[r.method] ?? (r.method || '—') },
-  { key: 'amount', header: 'Amount', width: 140, align: 'right', render: (r) => <Text span size="sm" ff="monospace">{r.form.amount === undefined ? '—' : formatMoney(r.form.amount, r.form.currency ?? '', r.method)}</Text> },
+  { key: 'method', header: 'Method', width: 110, render: (r) => (r.method ? methodLabel(r.method) : '—') },
+  { key: 'amount', header: 'Amount', width: 200, align: 'right', render: (r) => (r.form.amount === undefined ? '—' : <Amount value={r.form.amount} currency={r.form.currency ?? ''} />) },
   { key: 'beneficiary', header: 'Beneficiary', width: 'minmax(100px, 1fr)', render: (r) => `${r.form.customer?.firstName ?? ''} ${r.form.customer?.lastName ?? ''}`.trim() || '—' },
   { key: 'destination', header: 'Destination', width: 'minmax(150px, 1.2fr)', render: (r) => <Text span size="sm" ff="monospace">{destinationSummary(r.method, r.form.paymentDetails ?? {}) || '—'}</Text> },
   {
@@ -69,7 +69,6 @@ interface BatchPreviewProps {
  */
 export function BatchPreview({ fileName, rows, profile, uploading, error, onBack, onStart }: BatchPreviewProps) {
   const [onlyProblems, setOnlyProblems] = useState(false);
-  const [liveConfirmed, setLiveConfirmed] = useState(false);
   const valid = useMemo(() => rows.filter((r) => Object.keys(r.problems).length === 0), [rows]);
   const warned = valid.filter((r) => r.warning !== null).length;
   const invalid = rows.length - valid.length;
@@ -111,13 +110,17 @@ export function BatchPreview({ fileName, rows, profile, uploading, error, onBack
             <Text c="red">No row can be sent: fix the file or the mapping.</Text>
           ) : (
             <Text size="sm" data-testid="batch-totals">
-              {valid.length} {valid.length === 1 ? 'payout' : 'payouts'}: {totals.map((t) => `${formatTotal(t.amount, t.currency)} (${t.count})`).join(' · ')}
+              {valid.length} {valid.length === 1 ? 'payout' : 'payouts'}: {totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
             </Text>
           )}
           <Text size="xs" c="dimmed">
             Every payout goes through the same checks as a manual one (limits included) and is sent exactly once, even if the app is closed or killed meanwhile: the batch resumes at the next start.
           </Text>
-          {live && <Checkbox color="red" label={`I have checked the file: send these ${valid.length} LIVE payouts (real money).`} checked={liveConfirmed} onChange={(event) => setLiveConfirmed(event.currentTarget.checked)} />}
+          {live && (
+            <Text size="sm" c="red">
+              A live batch is stored first, then main shows its review (count and totals as it will send them) and starts it only once you confirm there.
+            </Text>
+          )}
           {error && (
             <Alert color="red" title="The batch was not started" role="alert">
               {error}
@@ -128,8 +131,8 @@ export function BatchPreview({ fileName, rows, profile, uploading, error, onBack
             <Button variant="default" onClick={onBack} disabled={uploading !== null}>
               Back to the mapping
             </Button>
-            <Button color={live ? 'red' : undefined} onClick={() => onStart(valid)} loading={uploading !== null} disabled={valid.length === 0 || !profile.payoutsEnabled || (live && !liveConfirmed)}>
-              {live ? `Start LIVE batch of ${valid.length}` : `Start batch of ${valid.length}`}
+            <Button color={live ? 'red' : undefined} onClick={() => onStart(valid)} loading={uploading !== null} disabled={valid.length === 0 || !profile.payoutsEnabled}>
+              {live ? `Review LIVE batch of ${valid.length}` : `Start batch of ${valid.length}`}
             </Button>
           </Group>
         </Stack>

@@ -1,8 +1,11 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Amount } from '../../components/Amount';
+import { CopyValue } from '../../components/CopyValue';
+import { DateTime } from '../../components/DateTime';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BatchItemState, BatchItemView, BatchView } from '../../../shared/contract';
-import { METHOD_LABELS } from '../../../shared/spec/methods';
+import { methodLabel } from '../../../shared/spec/methods';
 import { useAction } from '../../components/use-action';
 import { VirtualTable, type Column } from '../../components/VirtualTable';
 import { routeHash } from '../../shell/use-route';
@@ -10,21 +13,25 @@ import { useApi, useStores } from '../../stores/context';
 import { formatMoney, formatTime } from '../transactions/format';
 import { StatusBadge } from '../transactions/StatusBadge';
 import { useBatchItems } from './batch-items';
-import { formatTotal } from './money';
+import { useBatchResume } from './BatchReview';
+import { BatchEvents } from './BatchEvents';
+import { BatchFinalStates } from './BatchFinalStates';
 import { errorMessage } from '../../../shared/error-message';
 
 const STATE_COLORS: Record<BatchItemState, string> = { pending: 'gray', sending: 'blue', sent: 'teal', refused: 'red', unknown: 'yellow', cancelled: 'dark' };
 const BATCH_COLORS: Record<BatchView['state'], string> = { draft: 'gray', running: 'blue', paused: 'yellow', cancelled: 'dark', done: 'teal' };
 
 const itemColumns: Column<BatchItemView>[] = [
-  { key: 'line', header: 'Line', width: 50, render: (i) => i.line },
+  { key: 'line', header: 'Line', width: 56, render: (i) => i.line },
   { key: 'state', header: 'State', width: 90, render: (i) => <Badge color={STATE_COLORS[i.state]} variant="light" data-item-state={i.state}>{i.state}</Badge> },
   { key: 'status', header: 'Payout status', width: 140, render: (i) => (i.payoutRowId === null ? <Text span size="sm" c="dimmed">—</Text> : <StatusBadge subject="payout" code={i.statusCode} />) },
-  { key: 'amount', header: 'Amount', width: 130, align: 'right', render: (i) => <Text span size="sm" ff="monospace">{formatMoney(i.amount, i.currency, i.method)}</Text> },
-  { key: 'method', header: 'Method', width: 110, render: (i) => <span title={(METHOD_LABELS as Record<string, string>)[i.method]}>{(METHOD_LABELS as Record<string, string>)[i.method] ?? i.method}</span> },
-  { key: 'beneficiary', header: 'Beneficiary', width: 'minmax(100px, 1fr)', render: (i) => i.beneficiary },
-  { key: 'destination', header: 'Destination', width: 'minmax(170px, 1.4fr)', render: (i) => <Text span size="sm" ff="monospace" title={i.destination}>{i.destination}</Text> },
-  { key: 'error', header: 'Why', width: 'minmax(80px, 1fr)', render: (i) => <Text span size="sm" c="red" title={i.error ?? undefined}>{i.error ?? ''}</Text> },
+  { key: 'updated', header: 'Updated', width: 180, render: (i) => <DateTime iso={i.updatedAt} /> },
+  { key: 'reference', header: 'merchantReference', width: 'minmax(150px, 1.4fr)', render: (i) => <CopyValue value={i.merchantReference} label="merchantReference" truncate /> },
+  { key: 'amount', header: 'Amount', width: 200, align: 'right', render: (i) => <Amount value={i.amount} currency={i.currency} /> },
+  { key: 'method', header: 'Method', width: 110, render: (i) => methodLabel(i.method) },
+  { key: 'beneficiary', header: 'Beneficiary', width: 'minmax(90px, 1fr)', render: (i) => i.beneficiary },
+  { key: 'destination', header: 'Destination', width: 'minmax(120px, 1.2fr)', render: (i) => <Text span size="sm" ff="monospace" title={i.destination}>{i.destination}</Text> },
+  { key: 'error', header: 'Why', width: 'minmax(60px, 1fr)', render: (i) => <Text span size="sm" c="red" title={i.error ?? undefined}>{i.error ?? ''}</Text> },
 ];
 
 const FILTERS: { value: string; label: string; states?: BatchItemState[] }[] = [
@@ -36,11 +43,13 @@ const FILTERS: { value: string; label: string; states?: BatchItemState[] }[] = [
 /** One batch: a progress bar, counters, pause / resume / cancel, and its items live. */
 export function BatchProgress({ id }: { id: number }) {
   const api = useApi();
-  const store = useStores().payouts;
+  const store = useStores().batches;
   const batch = useStore(store, (state) => state.batches[id]);
   const action = useAction();
   const [loadError, setLoadError] = useState<string | null>(null);
   const [filter, setFilter] = useState('all');
+  // A live batch resumes only after main's review of what remains (a dialog); others at once.
+  const resumer = useBatchResume(batch, (view) => store.getState().putBatch(view));
 
   useEffect(() => {
     api
@@ -58,6 +67,7 @@ export function BatchProgress({ id }: { id: number }) {
   const processed = counts.sent + counts.refused + counts.cancelled + counts.unknown;
   const percent = batch.total === 0 ? 0 : (processed / batch.total) * 100;
   const open = counts.sending + counts.unknown;
+  const interruptions = batch.history.filter((e) => e.kind === 'interrupted').length;
   const run = (work: () => Promise<BatchView>, message: string) => void action.run(async () => store.getState().putBatch(await work()), message);
   const section = (count: number) => (batch.total === 0 ? 0 : (count / batch.total) * 100);
 
@@ -72,12 +82,17 @@ export function BatchProgress({ id }: { id: number }) {
             <Badge color={BATCH_COLORS[batch.state]} data-testid="batch-state">
               {batch.state}
             </Badge>
+            {interruptions > 0 && (
+              <Badge color="orange" variant="light" title="The app stopped while this batch was running; see its history below." data-testid="batch-interruptions">
+                {interruptions} {interruptions === 1 ? 'interruption' : 'interruptions'}
+              </Badge>
+            )}
             <Badge color={batch.environment === 'live' ? 'red' : 'teal'} variant={batch.environment === 'live' ? 'filled' : 'light'}>
               {batch.environment === 'live' ? `LIVE · ${batch.profileName}` : batch.profileName}
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            started {formatTime(batch.startedAt)}
+            started <DateTime iso={batch.startedAt} />
             {batch.finishedAt ? ` · ended ${formatTime(batch.finishedAt)}` : ''}
           </Text>
         </Group>
@@ -93,13 +108,11 @@ export function BatchProgress({ id }: { id: number }) {
             {processed} of {batch.total} processed · {counts.sent} sent · {counts.refused} refused · {counts.unknown} unknown · {counts.cancelled} cancelled · {counts.pending + counts.sending} to go
             {counts.sending > 0 ? ` (${counts.sending} in flight)` : ''}
           </Text>
-          <Text size="sm" c="dimmed" data-testid="batch-outcomes">
-            Final states from the notifications: {batch.outcomes.paid} paid (P200) · {batch.outcomes.failed} failed · {batch.outcomes.processing} still processing
-          </Text>
           <Text size="sm" c="dimmed">
-            Total {batch.totals.map((t) => `${formatTotal(t.amount, t.currency)} (${t.count})`).join(' · ')}
+            Total {batch.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
           </Text>
         </Stack>
+        <BatchFinalStates batch={batch} />
         {batch.lastError && (
           <Alert color="orange" title="The batch stopped by itself">
             {batch.lastError} Fix the cause, then resume: nothing is sent twice.
@@ -110,11 +123,12 @@ export function BatchProgress({ id }: { id: number }) {
             The request may have reached the gateway. “Settle open payouts” asks again under the same Idempotency-Key: the gateway answers with its first answer, nothing is paid twice.
           </Alert>
         )}
-        {action.error && (
+        {(action.error ?? resumer.error) && (
           <Text c="red" size="sm" role="alert">
-            {action.error}
+            {action.error ?? resumer.error}
           </Text>
         )}
+        {resumer.dialog}
         <Group gap="xs">
           {batch.state === 'running' && (
             <Button variant="default" onClick={() => run(() => api.invoke('batches:pause', { id }), 'Batch paused')} loading={action.busy}>
@@ -122,12 +136,12 @@ export function BatchProgress({ id }: { id: number }) {
             </Button>
           )}
           {batch.state === 'paused' && (
-            <Button onClick={() => run(() => api.invoke('batches:resume', { id }), 'Batch resumed')} loading={action.busy}>
+            <Button onClick={() => void resumer.resume('Batch resumed')} loading={resumer.busy}>
               Resume
             </Button>
           )}
           {(batch.state === 'done' || batch.state === 'cancelled') && open > 0 && (
-            <Button onClick={() => run(() => api.invoke('batches:resume', { id }), 'Settling the open payouts')} loading={action.busy}>
+            <Button onClick={() => void resumer.resume('Settling the open payouts')} loading={resumer.busy}>
               Settle open payouts
             </Button>
           )}
@@ -171,6 +185,7 @@ export function BatchProgress({ id }: { id: number }) {
         <Text size="xs" c="dimmed">
           Open a sent item (click or Enter) for its payout's timeline. <Anchor href={routeHash('payouts', { params: { tab: 'batch' } })}>Upload another file</Anchor>
         </Text>
+        <BatchEvents batch={batch} />
       </Stack>
     </Card>
   );

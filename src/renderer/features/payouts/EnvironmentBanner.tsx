@@ -7,9 +7,11 @@ import type { EnvironmentKind } from '../../../shared/contract';
  */
 export function EnvironmentBanner({ environment, profileName }: { environment: EnvironmentKind; profileName: string }) {
   if (environment === 'live') {
+    // Its text takes the filled red's own contrast colour (theme autoContrast), as its title does:
+    // white on red-7 reads at 3.8:1 only.
     return (
       <Alert variant="filled" color="red" title="LIVE — real money" data-testid="environment-banner" data-environment="live">
-        <Text size="sm" c="white">
+        <Text size="sm">
           Profile “{profileName}” is a live gateway: this sends real money to a real beneficiary and cannot be undone.
         </Text>
       </Alert>

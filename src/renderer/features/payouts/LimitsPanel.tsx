@@ -1,16 +1,15 @@
 import { Alert, Button, Card, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { LimitEnvironment, LimitView } from '../../../shared/contract';
+import { LIMIT_ENVIRONMENT_LABELS, type LimitEnvironment, type LimitView } from '../../../shared/contract';
 import { useAction } from '../../components/use-action';
+import { formatAmount } from '../transactions/format';
 import { useApi, useStores } from '../../stores/context';
 import { useStore } from 'zustand';
+import { useAccess } from '../../stores/access';
+import { RoleNote } from '../../components/RoleNote';
 
-const ENVIRONMENTS: { value: LimitEnvironment; label: string }[] = [
-  { value: 'any', label: 'Every environment' },
-  { value: 'local', label: 'Local emulator' },
-  { value: 'live', label: 'Live' },
-];
-const environmentLabel = (e: LimitEnvironment) => ENVIRONMENTS.find((x) => x.value === e)?.label ?? e;
+const ENVIRONMENTS = (['any', 'local', 'live'] as const).map((value) => ({ value, label: LIMIT_ENVIRONMENT_LABELS[value] }));
+const environmentLabel = (e: LimitEnvironment) => LIMIT_ENVIRONMENT_LABELS[e];
 
 interface Draft {
   environment: LimitEnvironment;
@@ -27,7 +26,8 @@ const EMPTY: Draft = { environment: 'any', currency: '', perPayoutMax: '', daily
  */
 export function LimitsPanel() {
   const api = useApi();
-  const store = useStores().payouts;
+  const mayChange = useAccess().can('limits:set');
+  const store = useStores().limits;
   const limits = useStore(store, (state) => state.limits);
   const error = useStore(store, (state) => state.limitsError);
   const save = useAction();
@@ -87,18 +87,18 @@ export function LimitsPanel() {
                     <Table.Td fw={500}>{limit.currency}</Table.Td>
                     <Table.Td>{environmentLabel(limit.environment)}</Table.Td>
                     <Table.Td ta="right" ff="monospace">
-                      {limit.perPayoutMax ?? '—'}
+                      {limit.perPayoutMax === null ? '—' : formatAmount(limit.perPayoutMax, limit.currency)}
                     </Table.Td>
                     <Table.Td ta="right" ff="monospace">
-                      {limit.dailyMax ?? '—'}
+                      {limit.dailyMax === null ? '—' : formatAmount(limit.dailyMax, limit.currency)}
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm" ff="monospace">
-                        {limit.usage.map((u) => `${u.environment}: ${u.usedToday}`).join(' · ')}
+                        {limit.usage.map((u) => `${u.environment}: ${formatAmount(u.usedToday, limit.currency)}`).join(' · ')}
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Group gap="xs" justify="flex-end" wrap="nowrap" hidden={!mayChange}>
                         <Button size="xs" variant="default" onClick={() => edit(limit)} aria-label={`Edit the ${limit.currency} limit (${environmentLabel(limit.environment)})`}>
                           Edit
                         </Button>
@@ -126,7 +126,8 @@ export function LimitsPanel() {
           </Text>
         )}
       </Card>
-      <Card withBorder component="form" onSubmit={(event) => { event.preventDefault(); void submit(); }} aria-label="Set a payout limit">
+      <RoleNote channel="limits:set" />
+      {mayChange && <Card withBorder component="form" onSubmit={(event) => { event.preventDefault(); void submit(); }} aria-label="Set a payout limit">
         <Title order={5} mb="sm">
           Set a limit
         </Title>
@@ -144,7 +145,7 @@ export function LimitsPanel() {
             {save.error}
           </Text>
         )}
-      </Card>
+      </Card>}
     </Stack>
   );
 }

@@ -1,22 +1,27 @@
 import { Alert, Button, Card, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import type { ProfileView, SubmitResult } from '../../../shared/contract';
+import type { ApprovalView, PayoutReviewView, ProfileView, SubmitResult } from '../../../shared/contract';
 import { METHOD_LABELS, PAYOUT_METHODS, type PayoutMethod } from '../../../shared/spec/methods';
 import { ContractError } from '../../api/client';
+import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
+import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
 import { payoutFields } from './form-fields';
 import { PayoutFormFields } from './PayoutFormFields';
 import { PayoutResult } from './PayoutResult';
 import { PayoutReview } from './PayoutReview';
+import { sendReviewedPayout } from './send-reviewed';
+import { SubmittedForApproval } from '../approvals/SubmittedForApproval';
 import { payoutProblems, toPayoutForm, type FormValues } from './validate';
 import { errorMessage } from '../../../shared/error-message';
 
-type Step = { name: 'form' } | { name: 'review' } | { name: 'result'; result: SubmitResult };
+type Step = { name: 'form' } | { name: 'review'; review: PayoutReviewView } | { name: 'result'; result: SubmitResult } | { name: 'submitted'; approval: ApprovalView };
 
 /**
  * A manual payout in three steps: the method's form (each problem shown at its field as the user
- * types), a review that cannot be skipped (the only place with a send button), and the result,
- * whose status then follows the payout live.
+ * types), main's review that cannot be skipped (the only place with a send button; on a live
+ * profile main refuses the send without it), and the result, whose status then follows the
+ * payout live.
  */
 export function NewPayout({ profile }: { profile: ProfileView }) {
   const api = useApi();
@@ -28,7 +33,11 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [sendError, setSendError] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ name: 'form' });
-  const [sending, setSending] = useState(false);
+  /** While main's review is asked for. */
+  const [reviewing, setReviewing] = useState(false);
+  /** The send under way, followed by its reference (its progress panel). */
+  const [sending, setSending] = useState<ProgressMatch | null>(null);
+  const [reviewError, setReviewError] = useState<string | null>(null);
 
   const form = useMemo(() => toPayoutForm(method, values), [method, values]);
   const problems = useMemo(() => payoutProblems(form), [form]);
@@ -40,8 +49,16 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
     setServerErrors(({ [path]: _gone, ...rest }) => rest);
   };
 
-  const review = () => {
+  /** Main's errors go back to the form, each at its field (a limit names itself at the amount). */
+  const backToForm = (error: unknown) => {
+    setSendError(errorMessage(error));
+    setServerErrors(error instanceof ContractError ? error.fields : {});
+    setStep({ name: 'form' });
+  };
+
+  const review = async () => {
     setSendError(null);
+    setReviewError(null);
     if (Object.keys(problems).length > 0) {
       setShowAll(true);
       // Take the keyboard to the first field that needs fixing.
@@ -49,22 +66,33 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
       if (first) document.getElementById(`payout-${first.path}`)?.focus();
       return;
     }
-    setStep({ name: 'review' });
+    // Chosen before the review, so the review shows the reference that goes out, and the send's progress can be followed by it.
+    const merchantReference = referenceToSend(form.merchantReference, 'po');
+    setValues((current) => ({ ...current, merchantReference }));
+    setReviewing(true);
+    try {
+      setStep({ name: 'review', review: await api.invoke('payouts:review', { ...form, merchantReference, profileId: profile.id }) });
+    } catch (error) {
+      backToForm(error);
+    } finally {
+      setReviewing(false);
+    }
   };
 
-  const send = async () => {
-    setSending(true);
-    setSendError(null);
+  const send = async (reviewed: PayoutReviewView, confirmed: boolean, typedAmount?: string) => {
+    setSending({ profileId: profile.id, kind: 'payout', reference: reviewed.payout.merchantReference });
+    setReviewError(null);
     try {
-      const result = await api.invoke('payouts:create', { ...form, profileId: profile.id });
-      setStep({ name: 'result', result });
+      const sent = await sendReviewedPayout(api, reviewed, form, confirmed, typedAmount);
+      setStep(sent.kind === 'sent' ? { name: 'result', result: sent.result } : { name: 'submitted', approval: sent.approval });
     } catch (error) {
-      // Back to the form, each problem at its field (a limit names itself at the amount).
-      setSendError(errorMessage(error));
-      setServerErrors(error instanceof ContractError ? error.fields : {});
-      setStep({ name: 'form' });
+      // A review that expired (or was spent), or a typed amount that does not match, is main's
+      // word on the review itself: it stays on screen; anything else goes back to the form.
+      if (error instanceof ContractError && error.fields.typedAmount) setReviewError(errorMessage(error));
+      else if (error instanceof ContractError && error.fields.reviewId) setReviewError(`${errorMessage(error)} Press “Back to edit”, then review it again.`);
+      else backToForm(error);
     } finally {
-      setSending(false);
+      setSending(null);
     }
   };
 
@@ -77,8 +105,27 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
     setStep({ name: 'form' });
   };
 
-  if (step.name === 'review') return <PayoutReview profile={profile} form={form} sending={sending} onBack={() => setStep({ name: 'form' })} onSend={() => void send()} />;
+  if (step.name === 'review') {
+    return (
+      <Stack gap="md">
+        <PayoutReview
+          review={step.review}
+          limits={step.review.limits}
+          approval={step.review.approval}
+          sending={sending !== null}
+          error={reviewError}
+          onBack={() => {
+            setReviewError(null);
+            setStep({ name: 'form' });
+          }}
+          onSend={(confirmed, typedAmount) => void send(step.review, confirmed, typedAmount)}
+        />
+        <AttemptProgressPanel match={sending} />
+      </Stack>
+    );
+  }
   if (step.name === 'result') return <PayoutResult result={step.result} onAnother={startOver} />;
+  if (step.name === 'submitted') return <SubmittedForApproval approval={step.approval} onAnother={startOver} />;
 
   const problemCount = Object.keys(problems).length;
   return (
@@ -103,7 +150,7 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            review();
+            void review();
           }}
           noValidate
         >
@@ -113,7 +160,9 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
               <Text size="sm" c={showAll && problemCount > 0 ? 'red' : 'dimmed'} aria-live="polite">
                 {problemCount === 0 ? 'Ready for review.' : `${problemCount} ${problemCount === 1 ? 'field needs' : 'fields need'} attention before the review.`}
               </Text>
-              <Button type="submit">Review payout</Button>
+              <Button type="submit" loading={reviewing}>
+                Review payout
+              </Button>
             </Group>
           </Stack>
         </form>

@@ -1,22 +1,14 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Amount } from '../../components/Amount';
 import { useEffect, useRef, useState } from 'react';
 import type { PayoutView, SubmitResult } from '../../../shared/contract';
 import { useApi } from '../../stores/context';
 import { routeHash } from '../../shell/use-route';
 import { describeStatus } from '../transactions/status';
 import { StatusBadge } from '../transactions/StatusBadge';
-import { formatMoney } from '../transactions/format';
+import { resultHeading } from './result-heading';
 
-const OUTCOME: Record<SubmitResult['outcome'], { title: string; color: string }> = {
-  succeeded: { title: 'Payout accepted by the gateway', color: 'teal' },
-  rejected: { title: 'The gateway refused the payout', color: 'red' },
-  unknown: { title: 'Outcome unknown — do not send it again', color: 'yellow' },
-  busy: { title: 'Already being sent', color: 'yellow' },
-  needs_body: { title: 'Card details needed again', color: 'yellow' },
-  prepared: { title: 'Recorded, not sent yet', color: 'yellow' },
-};
-
-/** What became of the send, then the payout's status as it moves (pushes), up to its final state. */
+/** What became of the send, then the payout's status as it moves (pushes), up to its final state, which the heading then says. */
 export function PayoutResult({ result, onAnother }: { result: SubmitResult; onAnother: () => void }) {
   const api = useApi();
   const [payout, setPayout] = useState<PayoutView | null>(result.payout);
@@ -30,21 +22,25 @@ export function PayoutResult({ result, onAnother }: { result: SubmitResult; onAn
     });
   }, [api, result.payout?.id]);
 
-  const outcome = OUTCOME[result.outcome];
+  const outcome = resultHeading(result.outcome, payout);
   const info = payout ? describeStatus('payout', payout.statusCode) : null;
   return (
     <Card withBorder data-testid="payout-result" data-outcome={result.outcome}>
       <Stack gap="md">
-        <Title order={3} ref={heading} tabIndex={-1}>
+        <Title order={3} ref={heading} tabIndex={-1} c={outcome.color === 'blue' ? undefined : `${outcome.color}.8`} data-testid="result-heading" data-stage={outcome.stage} data-color={outcome.color} aria-live="polite">
           {outcome.title}
         </Title>
         <Alert color={outcome.color}>
-          <Stack gap={4}>
-            <Text size="sm">{result.message}</Text>
-            <Text size="sm" c="dimmed">
-              {result.nextStep.text}
-            </Text>
-          </Stack>
+          {outcome.text === null ? (
+            <Stack gap={4}>
+              <Text size="sm">{result.message}</Text>
+              <Text size="sm" c="dimmed">
+                {result.nextStep.text}
+              </Text>
+            </Stack>
+          ) : (
+            <Text size="sm">{outcome.text}</Text>
+          )}
         </Alert>
         {result.gatewayError && Object.keys(result.gatewayError.details).length > 0 && (
           <Stack gap={2}>
@@ -57,8 +53,8 @@ export function PayoutResult({ result, onAnother }: { result: SubmitResult; onAn
         )}
         {payout && (
           <Group gap="lg" align="center">
-            <Text ff="monospace" fw={600}>
-              {formatMoney(payout.amount, payout.currency, payout.method)}
+            <Text fw={600}>
+              <Amount value={payout.amount} currency={payout.currency} />
             </Text>
             <Group gap="xs" data-testid="result-status" data-status={payout.statusCode ?? ''} aria-live="polite">
               <StatusBadge subject="payout" code={payout.statusCode} attemptState={payout.attempt?.state} size="lg" />

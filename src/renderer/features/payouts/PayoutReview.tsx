@@ -1,20 +1,44 @@
-import { Alert, Button, Card, Checkbox, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
-import type { BatchRowForm, LimitCheckResult, ProfileView } from '../../../shared/contract';
-import { METHOD_LABELS } from '../../../shared/spec/methods';
-import { useApi } from '../../stores/context';
-import { formatMoney } from '../transactions/format';
+import { Alert, Button, Card, Checkbox, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Amount } from '../../components/Amount';
+import dayjs from 'dayjs';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ApprovalNeed, LimitCheckResult, NotificationReachView, ReviewedPayout } from '../../../shared/contract';
+import { methodLabel } from '../../../shared/spec/methods';
+import { NotificationReachAlert } from '../../components/NotificationReachAlert';
+import { ApprovalStep } from '../approvals/ApprovalStep';
 import { EnvironmentBanner } from './EnvironmentBanner';
 import { LimitCheckList } from './LimitCheckList';
-import { maskedDestination } from './mask';
-import { errorMessage } from '../../../shared/error-message';
+
+/** What main's review of a payout (payouts:review, attempts:review) gives the screen. */
+export interface PayoutReviewFacts {
+  required: boolean;
+  expiresAt: string;
+  profile: { id: string; name: string; environment: 'local' | 'sandbox' | 'live' };
+  notifications: NotificationReachView;
+  payout: ReviewedPayout;
+}
 
 interface PayoutReviewProps {
-  profile: ProfileView;
-  form: BatchRowForm;
+  review: PayoutReviewFacts;
+  /** The payout limits, for a new payout (a resume sends no new payout). */
+  limits?: LimitCheckResult;
+  /** What the approval policy asks of a new payout: another person's approval, or the amount typed again. */
+  approval?: ApprovalNeed;
+  title?: string;
+  sendLabel?: string;
+  backLabel?: string;
   sending: boolean;
+  /** Why the last send was refused (an expired review, a limit…), shown above the buttons. */
+  error?: string | null;
   onBack: () => void;
-  onSend: () => void;
+  /**
+   * `confirmed`: the person ticked the live confirmation (always true where none is asked);
+   * `typedAmount`: the amount typed again, where the policy asks for it. With an approval needed,
+   * the button submits the payout for approval instead of sending it.
+   */
+  onSend: (confirmed: boolean, typedAmount?: string) => void;
+  /** More facts of what is sent (the attempt being resumed). */
+  children?: ReactNode;
 }
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -30,103 +54,115 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
+/** A payout as its review shows it: the exact amount, the beneficiary, the masked destination, the reference and the profile (also what an approver checks). */
+export function ReviewedPayoutFacts({ payout, profile }: { payout: ReviewedPayout; profile: { name: string; environment: string } }) {
+  return (
+    <>
+      <Stack gap={2}>
+        <Text size="xs" c="dimmed">
+          Amount
+        </Text>
+        <Text fz={28} fw={700} data-testid="review-amount">
+          <Amount value={payout.amount} currency={payout.currency} />
+        </Text>
+        <Text size="xs" c="dimmed">
+          Exactly {payout.amount} {payout.currency}, by {methodLabel(payout.method)}
+        </Text>
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+        <Fact label="Beneficiary" value={payout.beneficiary} testId="review-beneficiary" />
+        <Fact label="E-mail" value={payout.email} />
+        <Fact label="Country" value={payout.country} />
+        {payout.destination.map((line) => (
+          <Fact key={line.label} label={line.label} value={line.value} testId={`review-${line.label.toLowerCase().replace(/\s+/g, '-')}`} />
+        ))}
+        <Fact label="Merchant reference" value={payout.merchantReference} testId="review-reference" />
+        <Fact label="Profile" value={`${profile.name} (${profile.environment})`} testId="review-profile" />
+      </SimpleGrid>
+    </>
+  );
+}
+
 /**
- * The one step with a send button: what leaves, to whom (masked), through which environment, and
- * what the limits say. A live payout needs an explicit confirmation on top.
+ * The one step with a send button, for every path to a payout (New payout, the playground, the
+ * resume of an attempt): what main will send, to whom (masked), through which environment, what
+ * the limits say and whether notifications can arrive. A live payout needs an explicit
+ * confirmation, and main refuses it without this review's id.
  */
-export function PayoutReview({ profile, form, sending, onBack, onSend }: PayoutReviewProps) {
-  const api = useApi();
-  const method = String(form.method);
-  const amount = form.amount ?? '';
-  const currency = form.currency ?? '';
-  const [limits, setLimits] = useState<{ result: LimitCheckResult | null; error: string | null }>({ result: null, error: null });
+export function PayoutReview({ review, limits, approval, title = 'Review the payout', sendLabel, backLabel = 'Back to edit', sending, error, onBack, onSend, children }: PayoutReviewProps) {
+  const { payout, profile } = review;
   const [liveConfirmed, setLiveConfirmed] = useState(false);
+  const [typedAmount, setTypedAmount] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
-  useEffect(() => {
-    let current = true;
-    api
-      .invoke('limits:check', { profileId: profile.id, currency, amount })
-      .then((result) => current && setLimits({ result, error: null }))
-      .catch((error: unknown) => current && setLimits({ result: null, error: errorMessage(error) }));
-    return () => {
-      current = false;
-    };
-  }, [api, profile.id, currency, amount]);
-
   const live = profile.environment === 'live';
-  const overLimit = limits.result !== null && !limits.result.ok;
-  const canSend = profile.payoutsEnabled && limits.result !== null && !overLimit && (!live || liveConfirmed);
-  const customer = form.customer ?? {};
+  const overLimit = limits !== undefined && !limits.ok;
+  const needsApproval = approval?.step === 'approval';
+  const needsTyping = approval?.step === 'typed_amount';
+  const canSend = !overLimit && (!review.required || liveConfirmed) && (!needsTyping || typedAmount.trim() !== '');
+  const label = needsApproval ? 'Submit for approval' : (sendLabel ?? (live ? 'Send LIVE payout' : 'Send payout'));
 
   return (
-    <Card withBorder data-testid="payout-review">
+    <Card withBorder data-testid="payout-review" data-required={review.required}>
       <Stack gap="md">
         <Title order={3} ref={heading} tabIndex={-1}>
-          Review the payout
+          {title}
         </Title>
         <EnvironmentBanner environment={profile.environment} profileName={profile.name} />
-        <Stack gap={2}>
-          <Text size="xs" c="dimmed">
-            Amount
-          </Text>
-          <Text fz={28} fw={700} ff="monospace" data-testid="review-amount">
-            {formatMoney(amount, currency, method)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            Exactly {amount} {currency}, by {(METHOD_LABELS as Record<string, string>)[method] ?? method}
-          </Text>
-        </Stack>
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
-          <Fact label="Beneficiary" value={`${customer.firstName ?? ''} ${customer.lastName ?? ''}`.trim()} testId="review-beneficiary" />
-          <Fact label="E-mail" value={customer.email ?? ''} />
-          <Fact label="Country" value={form.country ?? ''} />
-          {maskedDestination(method, form.paymentDetails ?? {}).map((line) => (
-            <Fact key={line.label} label={line.label} value={line.value} testId={`review-${line.label.toLowerCase().replace(/\s+/g, '-')}`} />
-          ))}
-          <Fact label="Merchant reference" value={form.merchantReference ?? 'assigned by Paydesk when sent'} />
-          <Fact label="Profile" value={`${profile.name} (${profile.environment})`} testId="review-profile" />
-        </SimpleGrid>
-        <Stack gap={4}>
-          <Text fw={500} size="sm">
-            Limits
-          </Text>
-          {limits.error ? (
-            <Alert color="red" title="The limits could not be checked">
-              {limits.error}
-            </Alert>
-          ) : limits.result === null ? (
-            <Group gap="xs">
-              <Loader size="xs" aria-label="Checking the limits" />
-              <Text size="sm" c="dimmed">
-                Checking the limits…
-              </Text>
-            </Group>
-          ) : (
-            <LimitCheckList result={limits.result} currency={currency} />
-          )}
-          {overLimit && (
-            <Alert color="red" title="Over a payout limit" data-testid="over-limit">
-              Main refuses this payout as it stands: lower the amount, or change the limit under “Limits” (the change is audited).
-            </Alert>
-          )}
-        </Stack>
-        {live && (
+        <ReviewedPayoutFacts payout={payout} profile={profile} />
+        {children}
+        {limits && (
+          <Stack gap={4}>
+            <Text fw={500} size="sm">
+              Limits
+            </Text>
+            <LimitCheckList result={limits} currency={payout.currency} />
+            {overLimit && (
+              <Alert color="red" title="Over a payout limit" data-testid="over-limit">
+                Main refuses this payout as it stands: lower the amount, or change the limit under “Limits” (the change is audited).
+              </Alert>
+            )}
+          </Stack>
+        )}
+        <NotificationReachAlert reach={review.notifications} profileId={profile.id} />
+        {approval && (
+          <ApprovalStep
+            approval={approval}
+            noun="amount"
+            then="send it"
+            waits="it waits in Approvals until another person with the approver role approves it (then it is sent) or rejects it."
+            typed={typedAmount}
+            onTyped={setTypedAmount}
+            testIdPrefix="review"
+          />
+        )}
+        {review.required && (
           <Checkbox
             color="red"
-            label="I have checked the beneficiary and the amount: send this LIVE payout (real money)."
+            label={needsApproval ? 'I have checked the beneficiary and the amount: submit this LIVE payout for approval (real money).' : 'I have checked the beneficiary and the amount: send this LIVE payout (real money).'}
             checked={liveConfirmed}
             onChange={(event) => setLiveConfirmed(event.currentTarget.checked)}
+            data-testid="review-confirm"
           />
+        )}
+        {error && (
+          <Alert color="red" title="Not sent" role="alert" data-testid="review-error">
+            {error}
+          </Alert>
         )}
         <Group justify="space-between">
           <Button variant="default" onClick={onBack} disabled={sending}>
-            Back to edit
+            {backLabel}
           </Button>
-          <Button color={live ? 'red' : undefined} onClick={onSend} loading={sending} disabled={!canSend}>
-            {live ? 'Send LIVE payout' : 'Send payout'}
-          </Button>
+          <Group gap="xs">
+            <Text size="xs" c="dimmed">
+              Review valid until {dayjs(review.expiresAt).format('HH:mm:ss')}
+            </Text>
+            <Button color={live && !needsApproval ? 'red' : undefined} onClick={() => onSend(liveConfirmed, needsTyping ? typedAmount.trim() : undefined)} loading={sending} disabled={!canSend}>
+              {label}
+            </Button>
+          </Group>
         </Group>
       </Stack>
     </Card>

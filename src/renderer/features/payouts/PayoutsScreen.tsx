@@ -5,7 +5,11 @@ import { TransactionDetail } from '../transactions/TransactionDetail';
 import { BatchPanel } from './BatchPanel';
 import { LimitsPanel } from './LimitsPanel';
 import { NewPayout } from './NewPayout';
-import { PayoutsList } from './PayoutsList';
+import { useStores } from '../../stores/context';
+import { payoutList } from '../transactions/list-domains';
+import { TransactionList } from '../transactions/TransactionList';
+import { RoleNote } from '../../components/RoleNote';
+import { useAccess } from '../../stores/access';
 
 const TABS = ['list', 'new', 'batch', 'limits'] as const;
 type Tab = (typeof TABS)[number];
@@ -16,6 +20,8 @@ type Tab = (typeof TABS)[number];
  */
 export function PayoutsScreen({ id, params }: { id: string | null; params: Record<string, string> }) {
   const { profile, loading, error } = useActiveProfile();
+  const { can } = useAccess();
+  const store = useStores().payoutsList;
   if (id !== null) {
     const rowId = Number(id);
     if (!Number.isSafeInteger(rowId) || rowId <= 0) {
@@ -52,22 +58,27 @@ export function PayoutsScreen({ id, params }: { id: string | null; params: Recor
       <Tabs value={tab} onChange={(value) => navigate('payouts', value === 'list' || value === null ? {} : { params: { tab: value } })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="list">List</Tabs.Tab>
-          <Tabs.Tab value="new" disabled={disabled}>
-            New payout
-          </Tabs.Tab>
-          <Tabs.Tab value="batch" disabled={disabled && batchId === null}>
-            Batch (CSV)
-          </Tabs.Tab>
+          {can('payouts:create') && (
+            <Tabs.Tab value="new" disabled={disabled}>
+              New payout
+            </Tabs.Tab>
+          )}
+          {can('batches:create') && (
+            <Tabs.Tab value="batch" disabled={disabled && batchId === null}>
+              Batch (CSV)
+            </Tabs.Tab>
+          )}
           <Tabs.Tab value="limits">Limits</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="list" pt="sm">
-          <PayoutsList params={params} />
+          <RoleNote channel="payouts:create" />
+          <TransactionList domain={payoutList} store={store} params={params} />
         </Tabs.Panel>
         <Tabs.Panel value="new" pt="sm">
-          {!disabled && needsProfile((p) => <NewPayout key={p.id} profile={p} />)}
+          {!disabled && can('payouts:create') && needsProfile((p) => <NewPayout key={p.id} profile={p} />)}
         </Tabs.Panel>
         <Tabs.Panel value="batch" pt="sm">
-          {needsProfile((p) => <BatchPanel profile={p} batchId={batchId} />)}
+          {can('batches:create') ? needsProfile((p) => <BatchPanel profile={p} batchId={batchId} />) : <RoleNote channel="batches:create" />}
         </Tabs.Panel>
         <Tabs.Panel value="limits" pt="sm">
           <LimitsPanel />

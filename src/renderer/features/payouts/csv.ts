@@ -5,8 +5,9 @@
 import Papa from 'papaparse';
 import { BATCH_MAX_ROWS, type BatchRowForm, type LimitsList } from '../../../shared/contract';
 import { compareAmounts, parseDecimal, sumAmounts } from '../../../shared/money';
+import { allPayoutFormPaths, type PayoutInputPath } from '../../../shared/spec/form-fields';
+import { samplePayoutForm } from '../../../shared/spec/samples';
 import { isPayoutMethod, PAYOUT_METHODS, type PayoutMethod } from '../../../shared/spec/methods';
-import { allPayoutFieldPaths } from './form-fields';
 import { payoutProblems, toPayoutForm, type FormValues } from './validate';
 
 export interface ParsedCsv {
@@ -19,8 +20,13 @@ export interface ParsedCsv {
 /** Card payouts are not batched (a batch is stored to survive a crash; card numbers never are). */
 export const CARD_NOT_BATCHED = 'card payouts are not made in batches (card numbers are never stored, and a batch is): use the manual payout form';
 
+type CardPath = Extract<PayoutInputPath, `paymentDetails.card${string}`>;
+/** A field a column can be mapped to. */
+export type MappingTarget = 'method' | Exclude<PayoutInputPath, CardPath>;
+const isCardPath = (path: PayoutInputPath): path is CardPath => path.startsWith('paymentDetails.card');
+
 /** The fields a column can be mapped to: method, then every non-card payout field. */
-export const MAPPING_TARGETS = ['method', ...allPayoutFieldPaths().filter((path) => !path.startsWith('paymentDetails.card'))];
+export const MAPPING_TARGETS: MappingTarget[] = ['method', ...allPayoutFormPaths().filter((path): path is Exclude<PayoutInputPath, CardPath> => !isCardPath(path))];
 
 export interface Mapping {
   /** Field path → column index (null: not in the file). */
@@ -67,8 +73,12 @@ function readParseResult(fileName: string, result: Papa.ParseResult<string[]>): 
 
 const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Header spellings seen in payout files, by field (normalised: lower case, letters and digits). */
-const ALIASES: Record<string, string[]> = {
+/**
+ * Header spellings seen in payout files, by field (normalised: lower case, letters and digits);
+ * keyed by every mapping target, so a payout field added to the rule table fails the typecheck
+ * until its spellings are here.
+ */
+const ALIASES: Readonly<Record<MappingTarget, readonly string[]>> = {
   method: ['method', 'paymentmethod', 'payoutmethod', 'type'],
   amount: ['amount', 'sum', 'value', 'payoutamount'],
   currency: ['currency', 'ccy', 'cur', 'currencycode'],
@@ -93,7 +103,7 @@ export function guessMapping(headers: readonly string[]): Mapping {
   const used = new Set<number>();
   const columns: Record<string, number | null> = {};
   for (const target of MAPPING_TARGETS) {
-    const names = [normalise(target.split('.').at(-1) ?? target), ...(ALIASES[target] ?? [])];
+    const names = [normalise(target.split('.').at(-1) ?? target), ...ALIASES[target]];
     const index = normalised.findIndex((header, i) => !used.has(i) && names.includes(header));
     columns[target] = index === -1 ? null : index;
     if (index !== -1) used.add(index);
@@ -180,6 +190,23 @@ export async function validateRows(csv: ParsedCsv, mapping: Mapping, context: Li
   }
   fileChecks(out, context);
   return out;
+}
+
+/**
+ * A file to start from: one column per mapping target, headed by the field's own name (which the
+ * mapping guesses back), and one sample row per batchable method, merchantReference left empty
+ * (main gives each row a fresh one).
+ */
+export function payoutTemplateCsv(): string {
+  const headers = MAPPING_TARGETS.map((target) => target.split('.').at(-1) ?? target);
+  const rows = PAYOUT_METHODS.filter((method) => method !== 'credit_card').map((method) => {
+    const { customer, paymentDetails, merchantReference: _fresh, ...top } = samplePayoutForm(method);
+    const values: Record<string, string | undefined> = { ...top, method };
+    for (const [key, value] of Object.entries(customer ?? {})) values[`customer.${key}`] = value;
+    for (const [key, value] of Object.entries(paymentDetails ?? {})) values[`paymentDetails.${key}`] = value;
+    return MAPPING_TARGETS.map((target) => values[target] ?? '');
+  });
+  return `${Papa.unparse([headers, ...rows], { newline: '\n' })}\n`;
 }
 
 /** Exact sums per currency of the rows that will be sent. */

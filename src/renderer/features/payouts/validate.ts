@@ -4,6 +4,7 @@
 import type { BatchRowForm } from '../../../shared/contract';
 import { LosslessNumber } from '../../../shared/json';
 import { validatePayoutCreate } from '../../../shared/spec/field-rules';
+import { PAYOUT_PROFILE_FIELDS } from '../../../shared/spec/form-fields';
 import type { PayoutMethod } from '../../../shared/spec/methods';
 import { payoutFields } from './form-fields';
 
@@ -12,8 +13,8 @@ export type FormValues = Record<string, string>;
 
 const DECIMAL_TEXT = /^(0|[1-9]\d*)(\.\d+)?$/;
 /** Stand-ins for what main fills in from the profile; their own issues are never shown. */
-const FROM_PROFILE = { merchant_id: 'profile', site_id: 'profile', notificationUrl: 'https://profile.invalid/n', mode: 'direct' };
-const PROFILE_FIELDS = new Set(Object.keys(FROM_PROFILE));
+const FROM_PROFILE: Record<(typeof PAYOUT_PROFILE_FIELDS)[number], string> = { merchant_id: 'profile', site_id: 'profile', notificationUrl: 'https://profile.invalid/n', mode: 'direct' };
+const PROFILE_FIELDS = new Set<string>(PAYOUT_PROFILE_FIELDS);
 
 const present = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 

@@ -1,14 +1,6 @@
 import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
+import type { FieldSpec } from './fields';
 import { type FormObject, getField } from './request-json';
-
-export interface FieldSpec {
-  /** The spec's field name, dotted for nested payout fields ("customer.email"). */
-  path: string;
-  /** The rule in words, from the shared field rules. */
-  description?: string;
-  /** Entered, never shown back: a PasswordInput without autocomplete. */
-  secret?: boolean;
-}
 
 interface FieldInputsProps {
   fields: readonly FieldSpec[];

@@ -1,19 +1,20 @@
 import { Alert, Box, Button, Card, Code, Group, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { DecodedJwtView as Decoded, InvokeOutput, ProfileView } from '../../../shared/contract';
+import { CARD_FIELDS } from '../../../shared/spec/form-fields';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 import { DecodedJwtView } from './DecodedJwtView';
 import { FieldInputs } from './FieldInputs';
 import { setField } from './request-json';
-import { sampleCard } from './samples';
+import { sampleCard } from '../../../shared/spec/samples';
 import { NoSigningKey } from './NoSigningKey';
 import { useVaultedTokens } from './VaultedTokens';
 
 type Signed = InvokeOutput<'jwt:sign'>;
 
-const CARD = ['cardNum', 'cardHolder', 'cardExpireMonth', 'cardExpireYear'].map((path) => ({ path }));
+const CARD = CARD_FIELDS.map((path) => ({ path }));
 
 function SignJwt({ profile, onDecode }: { profile: ProfileView; onDecode: (jwt: string) => void }) {
   const api = useApi();

@@ -1,25 +1,29 @@
 import { Alert, Anchor, Badge, Card, Collapse, Group, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { useDisclosure } from '@mantine/hooks';
 import type { TimelineEntry, TransactionSubject } from '../../../shared/contract';
+import { eventSpec, type NotificationEvent } from '../../../shared/spec/events';
 import { routeHash } from '../../shell/use-route';
 import { StatusBadge } from '../transactions/StatusBadge';
+import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { VerificationBadge } from '../transactions/VerificationBadge';
-import { formatTime } from '../transactions/format';
 import { useTransaction } from '../transactions/use-transaction';
 import { OutcomeBadge } from '../webhooks/OutcomeBadge';
 import { RawBlock } from './RawBlock';
 
-function NotificationRow({ subject, entry }: { subject: TransactionSubject; entry: TimelineEntry }) {
+function NotificationRow({ entry }: { entry: TimelineEntry }) {
   const [opened, { toggle }] = useDisclosure(false);
+  // A tokenization's status is the vaulting's: a 200 there is a vaulted card, not a paid pay-in.
+  const vaulting = eventSpec(entry.event)?.statusOf === 'vaulting';
   return (
-    <Stack gap={4} data-testid="live-notification" data-status={entry.statusCode ?? ''} data-outcome={entry.outcome ?? ''}>
+    <Stack gap={4} data-testid="live-notification" data-event={entry.event ?? ''} data-status={entry.statusCode ?? ''} data-outcome={entry.outcome ?? ''}>
       <UnstyledButton onClick={toggle} aria-expanded={opened} aria-label={`${entry.title} ${entry.statusCode ?? ''}: show raw body`}>
         <Group gap="xs">
           <Text size="sm" c="dimmed">
-            {formatTime(entry.at)}
+            <DateTime iso={entry.at} />
           </Text>
-          <Text size="sm">{entry.title}</Text>
-          <StatusBadge subject={subject} code={entry.statusCode} />
+          <Text size="sm">{vaulting ? `Tokenization result (${entry.event})` : entry.title}</Text>
+          <EventStatusBadge event={entry.event} code={entry.statusCode} />
           {entry.outcome && <OutcomeBadge outcome={entry.outcome} />}
         </Group>
       </UnstyledButton>
@@ -39,7 +43,7 @@ function NotificationRow({ subject, entry }: { subject: TransactionSubject; entr
  * Follows one transaction live: every notification for it as it arrives (outcome included), the
  * status reads that verify it, and its current status. Pushes drive it; nothing polls.
  */
-export function LiveFollow({ subject, id, waitingFor }: { subject: TransactionSubject; id: number; waitingFor: string }) {
+export function LiveFollow({ subject, id, waitingFor }: { subject: TransactionSubject; id: number; waitingFor: NotificationEvent }) {
   const { state } = useTransaction(subject, id);
   if (state.status === 'loading') return <Loader size="sm" aria-label="Loading the transaction" />;
   if (state.status !== 'ready') return <Alert color="red">{state.message}</Alert>;
@@ -75,7 +79,7 @@ export function LiveFollow({ subject, id, waitingFor }: { subject: TransactionSu
             </Text>
           </Group>
         ) : (
-          notifications.map((entry) => <NotificationRow key={entry.key} subject={subject} entry={entry} />)
+          notifications.map((entry) => <NotificationRow key={entry.key} entry={entry} />)
         )}
         <Text fw={600} size="sm">
           Verification (status reads)
@@ -88,7 +92,7 @@ export function LiveFollow({ subject, id, waitingFor }: { subject: TransactionSu
           reads.map((read) => (
             <Group key={read.key} gap="xs" data-testid="live-status-read">
               <Text size="sm" c="dimmed">
-                {formatTime(read.at)}
+                <DateTime iso={read.at} />
               </Text>
               <Text size="sm">{read.title}</Text>
               <Badge size="sm" variant="light" color={read.outcome === 'ok' ? 'teal' : 'orange'}>

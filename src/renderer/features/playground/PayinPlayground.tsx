@@ -2,12 +2,14 @@ import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { PayinCreateForm, ProfileView, SubmitResult } from '../../../shared/contract';
 import { METHOD_LABELS, PAYIN_METHODS, type PayinMethod } from '../../../shared/spec/methods';
+import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { useAction } from '../../components/use-action';
+import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
 import { payinFieldSpecs } from './fields';
 import { LiveFollow } from './LiveFollow';
 import { RequestEditor } from './RequestEditor';
-import { newReference, samplePayinForm } from './samples';
+import { newReference, samplePayinForm } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
 import { SubmitResultView } from './SubmitResultView';
 
@@ -21,6 +23,7 @@ export function PayinPlayground({ profile }: { profile: ProfileView }) {
   const [form, setForm] = useState<PayinCreateForm>(() => samplePayinForm('credit_card'));
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [result, setResult] = useState<SubmitResult | null>(null);
+  const [inFlight, setInFlight] = useState<ProgressMatch | null>(null);
   const method = (form.payment_method ?? 'credit_card') as PayinMethod;
   const fields = payinFieldSpecs(method);
 
@@ -28,7 +31,10 @@ export function PayinPlayground({ profile }: { profile: ProfileView }) {
     event.preventDefault();
     if (jsonError !== null) return;
     setResult(null);
-    const sent = await action.run(() => api.invoke('payins:create', { ...form, profileId: profile.id }));
+    const request_id = referenceToSend(form.request_id, 'pg');
+    setInFlight({ profileId: profile.id, kind: 'payin', reference: request_id });
+    const sent = await action.run(() => api.invoke('payins:create', { ...form, request_id, profileId: profile.id }));
+    setInFlight(null);
     // A request_id names one attempt: the next send gets a new one. The CVV is asked for every time.
     setForm((current) => ({ ...current, cardCvv: current.cardCvv === undefined ? undefined : '', ...(sent ? { request_id: newReference('pg') } : {}) }));
     if (sent) setResult(sent);
@@ -61,6 +67,7 @@ export function PayinPlayground({ profile }: { profile: ProfileView }) {
           </Text>
         </Group>
       </Stack>
+      <AttemptProgressPanel match={inFlight} />
       {action.error && (
         <Alert color="red" title="Not sent" role="alert">
           {action.error}

@@ -1,4 +1,5 @@
 import { Alert, Badge, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { NotificationReachAlert } from '../../components/NotificationReachAlert';
 import { navigate } from '../../shell/use-route';
 import { JwtTools } from './JwtTools';
 import { PayinPlayground } from './PayinPlayground';
@@ -44,6 +45,7 @@ export function PlaygroundScreen({ tab }: { tab?: string }) {
               Every request sent from here reaches the live gateway and moves real money. Switch to the local emulator or the sandbox in Settings for testing.
             </Alert>
           )}
+          <NotificationReachAlert reach={profile.notifications} profileId={profile.id} />
           <Tabs value={current} onChange={(value) => value && navigate('playground', { params: { tab: value } })} keepMounted>
             <Tabs.List>
               {TABS.map((t) => (

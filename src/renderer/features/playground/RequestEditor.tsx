@@ -1,6 +1,7 @@
 import { Alert, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { FieldInputs, type FieldSpec } from './FieldInputs';
+import { FieldInputs } from './FieldInputs';
+import type { FieldSpec } from './fields';
 import { type FormObject, formToJson, jsonToForm, setField } from './request-json';
 
 interface RequestEditorProps<T extends FormObject> {

@@ -1,13 +1,15 @@
 import { Accordion, Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { PayinCreateForm, ProfileView, SubmitResult, TokenView } from '../../../shared/contract';
+import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { useAction } from '../../components/use-action';
+import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
 import { FieldInputs } from './FieldInputs';
 import { payinFieldSpecs } from './fields';
 import { LiveFollow } from './LiveFollow';
 import { setField } from './request-json';
-import { newReference } from './samples';
+import { newReference } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
 import { SubmitResultView } from './SubmitResultView';
 
@@ -32,6 +34,7 @@ export function TokenCharge({ profile, token, initial }: TokenChargeProps) {
   const [form, setForm] = useState<PayinCreateForm>(() => ({ ...initial, request_id: newReference('pg-charge') }));
   const [cvv, setCvv] = useState('');
   const [result, setResult] = useState<SubmitResult | null>(null);
+  const [inFlight, setInFlight] = useState<ProgressMatch | null>(null);
   const fields = payinFieldSpecs(form.payment_method ?? 'credit_card', { withoutCard: true });
   const main = fields.filter((f) => MAIN_FIELDS.includes(f.path));
   const rest = fields.filter((f) => !MAIN_FIELDS.includes(f.path));
@@ -43,7 +46,10 @@ export function TokenCharge({ profile, token, initial }: TokenChargeProps) {
     const cardCvv = cvv;
     setCvv('');
     setResult(null);
-    const sent = await action.run(() => api.invoke('tokens:charge', { ...form, profileId: profile.id, tokenId: token.id, cardCvv }));
+    const request_id = referenceToSend(form.request_id, 'pg-charge');
+    setInFlight({ profileId: profile.id, kind: 'token_charge', reference: request_id });
+    const sent = await action.run(() => api.invoke('tokens:charge', { ...form, request_id, profileId: profile.id, tokenId: token.id, cardCvv }));
+    setInFlight(null);
     if (sent) {
       setResult(sent);
       setForm((current) => ({ ...current, request_id: newReference('pg-charge') }));
@@ -87,6 +93,7 @@ export function TokenCharge({ profile, token, initial }: TokenChargeProps) {
           Pay with token
         </Button>
       </Group>
+      <AttemptProgressPanel match={inFlight} />
       {action.fieldErrors.tokenId && <Alert color="red">Token: {action.fieldErrors.tokenId}</Alert>}
       {action.error && (
         <Alert color="red" title="Not charged" role="alert">

@@ -1,44 +1,40 @@
 import { Accordion, Alert, Button, Card, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { PayinCreateForm, ProfileView, SubmitResult, TokenizeForm } from '../../../shared/contract';
+import type { ProfileView, SubmitResult, TokenizeForm } from '../../../shared/contract';
+import { CARD_FIELDS } from '../../../shared/spec/form-fields';
 import { METHOD_LABELS, TOKEN_PAYIN_METHODS } from '../../../shared/spec/methods';
+import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { useAction } from '../../components/use-action';
+import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
-import { FieldInputs, type FieldSpec } from './FieldInputs';
-import { payinFieldSpecs } from './fields';
+import { FieldInputs } from './FieldInputs';
+import { payinFieldSpecs, type FieldSpec } from './fields';
 import { LiveFollow } from './LiveFollow';
 import { NoSigningKey } from './NoSigningKey';
 import { setField } from './request-json';
-import { newReference, sampleCard, samplePayinForm } from './samples';
+import { newReference, sampleCard, sampleCardlessPayinForm } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
 import { SubmitResultView } from './SubmitResultView';
 import { TokenCharge } from './TokenCharge';
 import { useVaultedTokens, VaultedTokens } from './VaultedTokens';
 
-const CARD_FIELDS: FieldSpec[] = [
-  { path: 'cardNum', description: 'Goes only inside the merchant JWT (op=tokenize), signed in main.' },
-  { path: 'cardHolder', description: 'At least one word.' },
-  { path: 'cardExpireMonth', description: 'Two digits 01-12.' },
-  { path: 'cardExpireYear', description: 'Four digits; not expired.' },
-];
+/** The card's inputs, with the rules of a card pay-in's fields; the number goes only into the JWT. */
+const CARD_INPUTS: FieldSpec[] = payinFieldSpecs('credit_card')
+  .filter((spec) => (CARD_FIELDS as readonly string[]).includes(spec.path))
+  .map((spec) => (spec.path === 'cardNum' ? { ...spec, description: 'Goes only inside the merchant JWT (op=tokenize), signed in main.' } : spec));
 
 type CardForm = Omit<TokenizeForm, 'consent'>;
-
-/** The pay-in fields of a card method without any card data: the customer part of both requests. */
-function customerFields(): PayinCreateForm {
-  const { cardNum: _n, cardHolder: _h, cardExpireMonth: _m, cardExpireYear: _y, cardCvv: _c, ...rest } = samplePayinForm('credit_card');
-  return rest;
-}
 
 /** Tokenize a card (consent required), watch it get vaulted, then pay with the token. */
 export function TokenizePlayground({ profile }: { profile: ProfileView }) {
   const api = useApi();
   const action = useAction();
-  const [form, setForm] = useState<CardForm>(() => ({ ...customerFields(), ...sampleCard() }));
+  const [form, setForm] = useState<CardForm>(() => ({ ...sampleCardlessPayinForm(), ...sampleCard() }));
   const [consent, setConsent] = useState(false);
   const [result, setResult] = useState<SubmitResult | null>(null);
+  const [inFlight, setInFlight] = useState<ProgressMatch | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [chargeDefaults] = useState(customerFields);
+  const [chargeDefaults] = useState(() => sampleCardlessPayinForm());
   const { tokens, error: tokensError } = useVaultedTokens(profile.id);
   const hasKey = profile.credentials.privateKey.set;
 
@@ -53,7 +49,10 @@ export function TokenizePlayground({ profile }: { profile: ProfileView }) {
     event.preventDefault();
     if (!hasKey || !consent) return;
     setResult(null);
-    const sent = await action.run(() => api.invoke('tokens:tokenize', { ...form, consent, profileId: profile.id }));
+    const request_id = referenceToSend(form.request_id, 'pg');
+    setInFlight({ profileId: profile.id, kind: 'tokenization', reference: request_id });
+    const sent = await action.run(() => api.invoke('tokens:tokenize', { ...form, request_id, consent, profileId: profile.id }));
+    setInFlight(null);
     if (sent) {
       setResult(sent);
       // The card number is not kept once it has been sent inside the JWT.
@@ -81,7 +80,7 @@ export function TokenizePlayground({ profile }: { profile: ProfileView }) {
             />
             <ScenarioSelect kind="payin" vaulting email={form.email ?? ''} onEmailChange={(email) => setForm((current) => ({ ...current, email }))} environment={profile.environment} />
           </Group>
-          <FieldInputs fields={CARD_FIELDS} form={form} errors={action.fieldErrors} onChange={update} />
+          <FieldInputs fields={CARD_INPUTS} form={form} errors={action.fieldErrors} onChange={update} />
           <Button variant="subtle" size="xs" w="fit-content" onClick={() => setForm((current) => ({ ...current, ...sampleCard() }))}>
             Use the test card
           </Button>
@@ -107,6 +106,7 @@ export function TokenizePlayground({ profile }: { profile: ProfileView }) {
               POST /payment/create/tokenization; the vaulted token arrives with v2_tokenization_notification.
             </Text>
           </Group>
+          <AttemptProgressPanel match={inFlight} />
           {action.error && (
             <Alert color="red" title="Not sent" role="alert">
               {action.error}

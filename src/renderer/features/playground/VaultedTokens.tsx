@@ -1,8 +1,8 @@
 import { Alert, Badge, Loader, Radio, ScrollArea, Table, Text } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { useEffect, useState } from 'react';
 import type { TokenView } from '../../../shared/contract';
 import { useApi } from '../../stores/context';
-import { formatTime } from '../transactions/format';
 import { errorMessage } from '../../../shared/error-message';
 
 /** The profile's vaulted tokens, newest first, kept live by the tokens push. */
@@ -75,7 +75,7 @@ export function VaultedTokens({ tokens, error, selected, onSelect }: VaultedToke
                     {token.state}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{formatTime(token.createdAt)}</Table.Td>
+                <Table.Td><DateTime iso={token.createdAt} /></Table.Td>
                 <Table.Td ff="monospace" fz="xs">
                   {token.requestId ?? '—'}
                 </Table.Td>

@@ -1,5 +1,5 @@
-import { Card, Group, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useProfiles } from '../../stores/context';
+import { Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { ProfileFilter } from '../../components/ProfileFilter';
 import type { ReconciliationFilter, SubjectChoice } from './filter';
 
 interface Props {
@@ -10,7 +10,6 @@ interface Props {
 }
 
 export function ReconciliationFilters({ filter, onChange, errors }: Props) {
-  const profiles = useProfiles((state) => state.profiles);
   return (
     <Card withBorder>
       <Group align="flex-start" gap="md" wrap="wrap">
@@ -31,16 +30,7 @@ export function ReconciliationFilters({ filter, onChange, errors }: Props) {
             ]}
           />
         </Stack>
-        <Select
-          label="Profile"
-          placeholder="All profiles"
-          clearable
-          value={filter.profileId}
-          onChange={(value) => onChange({ profileId: value })}
-          data={(profiles ?? []).map((profile) => ({ value: profile.id, label: profile.name }))}
-          error={errors.profileId}
-          w={200}
-        />
+        <ProfileFilter value={filter.profileId} onChange={(profileId) => onChange({ profileId })} error={errors.profileId} w={200} />
         <NumberInput
           label="Pending too long after (minutes)"
           description="Threshold of the pending and stuck lists"

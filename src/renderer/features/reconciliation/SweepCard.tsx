@@ -5,6 +5,8 @@ import { useStore } from 'zustand';
 import type { SweepState } from '../../../shared/contract';
 import { useStores } from '../../stores/context';
 import { type ReconciliationFilter, subjectsOf } from './filter';
+import { RoleNote } from '../../components/RoleNote';
+import { useAccess } from '../../stores/access';
 
 const stateColors: Record<SweepState['state'], string> = { running: 'blue', done: 'teal', cancelled: 'gray', failed: 'red' };
 
@@ -16,6 +18,8 @@ const counters: { key: keyof SweepState; label: string; hint: string }[] = [
   { key: 'skipped', label: 'Skipped', hint: 'Nothing to read by (a payout without payout_id)' },
   { key: 'rateLimited', label: 'Rate-limit waits', hint: 'HTTP 429 answers, each waited out per Retry-After' },
   { key: 'orphansMatched', label: 'Orphans matched', hint: 'Orphan notifications whose transaction has appeared' },
+  { key: 'unknownSettled', label: 'Unknown settled', hint: 'Create calls whose outcome was unknown, settled under their own key first' },
+  { key: 'unknownLeft', label: 'Unknown left', hint: 'Unknown outcomes left for a person: see the Unknown outcomes list' },
 ];
 
 /** The sweep: one status read of every non-final item in scope, paced by the gateway's rate limit. */
@@ -27,6 +31,7 @@ export function SweepCard({ filter }: { filter: ReconciliationFilter }) {
   }, [load]);
 
   const running = sweep?.state === 'running';
+  const { can } = useAccess();
   const percent = sweep ? (sweep.total === 0 ? 100 : Math.round((sweep.done / sweep.total) * 100)) : 0;
   const scope = `${filter.subject === 'both' ? 'pay-ins and payouts' : filter.subject === 'payin' ? 'pay-ins' : 'payouts'}${filter.profileId ? ' of the chosen profile' : ''}`;
 
@@ -36,10 +41,12 @@ export function SweepCard({ filter }: { filter: ReconciliationFilter }) {
         <div>
           <Title order={3}>Sweep</Title>
           <Text size="sm" c="dimmed">
-            Re-reads every non-final {scope} from the gateway, within its rate limit, and settles notified claims.
+            Settles create calls whose outcome is unknown (under their own key), then re-reads every non-final {scope} from the gateway, within its rate limit, and settles notified claims.
           </Text>
         </div>
-        {running ? (
+        {!can('reconciliation:sweep-start') ? (
+          <RoleNote channel="reconciliation:sweep-start" />
+        ) : running ? (
           <Button color="red" variant="light" loading={busy} onClick={() => void cancel()}>
             Cancel sweep
           </Button>

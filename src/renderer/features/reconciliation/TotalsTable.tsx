@@ -1,15 +1,11 @@
-import { Text } from '@mantine/core';
+import { Amount } from '../../components/Amount';
 import { type Column, VirtualTable } from '../../components/VirtualTable';
 import { StatusBadge } from '../transactions/StatusBadge';
-import { groupDigits, type Grouping, subjectLabels, type TotalsGroup } from './totals-groups';
+import { type Grouping, subjectLabels, type TotalsGroup } from './totals-groups';
 
 const valueHeader: Record<Grouping, string> = { day: 'Day (UTC)', currency: 'Currency', method: 'Method', status: 'Status' };
 
-const amount = (text: string, currency: string) => (
-  <Text span size="sm" ff="monospace">
-    {groupDigits(text)} {currency}
-  </Text>
-);
+const amount = (text: string, currency: string) => <Amount value={text} currency={currency} />;
 
 interface Props {
   groups: TotalsGroup[];

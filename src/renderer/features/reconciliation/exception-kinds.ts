@@ -8,6 +8,10 @@ export const exceptionKinds: { kind: ExceptionKind; label: string; explains: str
   { kind: 'orphans', label: 'Orphans', explains: 'Notifications for a transaction the ledger does not know (yet).' },
   { kind: 'pending_too_long', label: 'Pending too long', explains: 'Not final, older than the threshold, and no final status notified.' },
   { kind: 'payouts_stuck', label: 'Payouts stuck', explains: 'Payouts still in P100 / P101 after the threshold.' },
-  { kind: 'unknown_attempts', label: 'Unknown outcome', explains: 'Create calls whose answer never came: settle them (read the status) before any new attempt.' },
+  {
+    kind: 'unknown_attempts',
+    label: 'Unknown outcomes',
+    explains: 'Create calls whose answer never came. Each is settled under its own Idempotency-Key, never with a new attempt: a pay-in by a status read, a payout by resuming it (a live one after its review). Open one to settle it.',
+  },
   { kind: 'duplicates', label: 'Duplicates', explains: 'Repeated deliveries of the same news; harmless, listed for completeness.' },
 ];

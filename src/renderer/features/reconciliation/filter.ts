@@ -1,7 +1,7 @@
 // What the reconciliation screen looks at: a UTC date range, pay-ins / payouts, a profile, and the
 // "pending too long" threshold. The same filter feeds the totals, the exception lists, the sweep and
 // the CSV exports, so what is exported is what is shown.
-import type { TransactionSubject } from '../../../shared/contract';
+import type { ExceptionScope, TransactionSubject } from '../../../shared/contract';
 
 export type SubjectChoice = 'both' | TransactionSubject;
 
@@ -46,7 +46,16 @@ export function totalsInput(filter: ReconciliationFilter) {
   };
 }
 
-/** The exception-list / summary input for this filter (the lists span every day and both subjects). */
-export function exceptionScope(filter: ReconciliationFilter) {
-  return { ...(filter.profileId ? { profileId: filter.profileId } : {}), pendingOlderThanMinutes: filter.pendingMinutes };
+/**
+ * The exception-list / summary / CSV input for this filter: the profile, the threshold and the
+ * date range (each list by the time its rows show). The lists hold pay-ins and payouts alike (the
+ * Transactions choice narrows the totals and the sweep only), and the section says so.
+ */
+export function exceptionScope(filter: ReconciliationFilter): ExceptionScope {
+  return {
+    ...(filter.profileId ? { profileId: filter.profileId } : {}),
+    ...(filter.from ? { from: filter.from } : {}),
+    ...(filter.to ? { to: filter.to } : {}),
+    pendingOlderThanMinutes: filter.pendingMinutes,
+  };
 }

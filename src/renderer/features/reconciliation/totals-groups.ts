@@ -3,7 +3,7 @@
 // helpers). Pay-ins and payouts are never added together (money in vs money out), nor are
 // currencies. Charts get Number() values, for plotting only: no figure shown as text comes from them.
 import type { StatusCategoryView, TotalsRow, TransactionSubject } from '../../../shared/contract';
-import { formatAmount, sumAmounts } from '../../../shared/money';
+import { amountText, sumAmounts } from '../../../shared/money';
 
 export type Grouping = 'day' | 'currency' | 'method' | 'status';
 
@@ -20,26 +20,9 @@ export interface TotalsGroup {
   succeededAmount: string;
 }
 
-const decimals = (amount: string) => amount.split('.')[1]?.length ?? 0;
-
-/**
- * The exact sum at the scale of its parts: 2 decimals for fiat, and for a sum that includes crypto
- * every decimal it has (at least 2), the way main formats its totals.
- */
-export function exactTotal(amounts: readonly string[]): string {
-  const scale = Math.max(2, ...amounts.map(decimals));
-  const text = formatAmount(sumAmounts(amounts), scale);
-  if (scale === 2) return text;
-  const fraction = decimals(text);
-  return fraction >= 2 ? text : `${text}${fraction === 0 ? '.' : ''}${'0'.repeat(2 - fraction)}`;
-}
-
-/** "1234567.50" → "1,234,567.50": the exact text, grouped for reading. */
-export function groupDigits(amount: string): string {
-  const [integer = '', fraction] = amount.split('.');
-  const sign = integer.startsWith('-') ? '-' : '';
-  const grouped = integer.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+/** The exact sum of one currency's amounts, as that currency writes it (the way main writes its totals). */
+export function exactTotal(amounts: readonly string[], currency: string): string {
+  return amountText(sumAmounts(amounts), currency);
 }
 
 function valueOf(row: TotalsRow, by: Grouping): string | null {
@@ -81,9 +64,9 @@ export function groupTotals(rows: readonly TotalsRow[], by: Grouping): TotalsGro
     currency: g.head.currency,
     statusCategory: by === 'status' ? g.head.statusCategory : null,
     count: g.count,
-    amount: exactTotal(g.amounts),
+    amount: exactTotal(g.amounts, g.head.currency),
     succeededCount: g.succeededCount,
-    succeededAmount: exactTotal(g.succeeded),
+    succeededAmount: exactTotal(g.succeeded, g.head.currency),
   }));
   // Newest day first; everything else in natural order (codes numerically), pay-ins before payouts.
   return result.sort(

@@ -1,10 +1,16 @@
-import { Badge, Box, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Amount } from '../../components/Amount';
+import { CopyValue } from '../../components/CopyValue';
+import { DateTime } from '../../components/DateTime';
 import { useHotkeys } from '@mantine/hooks';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { OrphanMatch, SearchMatch } from '../../../shared/contract';
+import { eventSpec, subjectOf } from '../../../shared/spec/events';
 import { navigate } from '../../shell/use-route';
-import { formatMoney, formatTime } from '../transactions/format';
+import { cardLabel } from '../transactions/card';
+import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { StatusBadge } from '../transactions/StatusBadge';
+import { subjectNoun } from '../transactions/status';
 import { useLookup, type LookupAnswer } from './use-lookup';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -42,8 +48,9 @@ export function GlobalSearch() {
   useHotkeys([['mod+K', () => setOpened(true)]], []);
   return (
     <>
-      <Button variant="default" size="xs" onClick={() => setOpened(true)} aria-label={`Search transactions (${shortcut})`} rightSection={<Kbd size="xs">{shortcut}</Kbd>}>
-        Search
+      {/* Named by what it shows (WCAG 2.5.3): "Search transactions Ctrl+K". */}
+      <Button variant="default" size="xs" onClick={() => setOpened(true)} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'} rightSection={<Kbd size="xs">{shortcut}</Kbd>}>
+        Search transactions
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Find a transaction" size="lg" yOffset="10vh">
         {opened && <SearchPanel onDone={() => setOpened(false)} />}
@@ -81,6 +88,12 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
   const trimmed = query.trim();
   return (
     <Stack gap="sm">
+      {/*
+        A combobox whose popup is a grid (ARIA 1.2), not a listbox: each result carries a copy
+        button, and an option may hold nothing interactive. The arrows move the highlighted row
+        (aria-activedescendant on its cell) and Enter opens it, all from the field; Tab reaches the
+        copy buttons, whose Enter copies and opens nothing.
+      */}
       <TextInput
         label="Reference or e-mail"
         description="Exact request_id, payin_id, payout_id, merchantReference or customer e-mail"
@@ -91,6 +104,7 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
         rightSection={busy ? <Loader size="xs" aria-label="Searching" /> : null}
         data-autofocus
         role="combobox"
+        aria-haspopup="grid"
         aria-expanded={options.length > 0}
         aria-controls={listId}
         aria-activedescendant={options.length > 0 ? `${listId}-${active}` : undefined}
@@ -98,22 +112,20 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
         spellCheck={false}
         error={error ?? undefined}
       />
-      <Box id={listId} role="listbox" aria-label="Matches">
+      <Box id={listId} role="grid" aria-label="Matches" aria-readonly>
         {options.map((option, index) => (
-          <UnstyledButton
+          <Box
             key={option.kind === 'orphan' ? `notification-${option.orphan.id}` : `${option.match.subject}-${option.match.id}`}
-            id={`${listId}-${index}`}
-            role="option"
-            aria-selected={index === active}
+            role="row"
             onClick={() => open(option)}
             onMouseEnter={() => setActive(index)}
-            tabIndex={-1}
-            w="100%"
             p="xs"
-            style={{ borderRadius: 'var(--mantine-radius-sm)', background: index === active ? 'var(--mantine-color-default-hover)' : undefined }}
+            style={{ cursor: 'pointer', borderRadius: 'var(--mantine-radius-sm)', background: index === active ? 'var(--mantine-color-default-hover)' : undefined }}
           >
-            {option.kind === 'orphan' ? <OrphanLine orphan={option.orphan} /> : <TransactionLine match={option.match} />}
-          </UnstyledButton>
+            <Box role="gridcell" id={`${listId}-${index}`} aria-selected={index === active}>
+              {option.kind === 'orphan' ? <OrphanLine orphan={option.orphan} /> : <TransactionLine match={option.match} />}
+            </Box>
+          </Box>
         ))}
       </Box>
       {trimmed !== '' && answered === trimmed && options.length === 0 && !error && (
@@ -136,17 +148,18 @@ function TransactionLine({ match }: { match: SearchMatch }) {
           <Badge size="xs" variant="outline" color={match.subject === 'payin' ? 'indigo' : 'violet'}>
             {match.subject === 'payin' ? 'Pay-in' : 'Payout'}
           </Badge>
-          <Text size="sm" ff="monospace" truncate="end">
-            {match.reference}
-          </Text>
+          <Box data-testid="search-reference" style={{ minWidth: 0 }}>
+            <CopyValue value={match.reference} label={match.subject === 'payin' ? 'request_id' : 'merchantReference'} valueInName />
+          </Box>
         </Group>
-        <Text size="xs" c="dimmed" truncate="end">
-          matched on {matchedLabels[match.matchedOn]} · {match.email} · {formatTime(match.createdAt)}
+        <Text size="xs" c="dimmed">
+          matched on {matchedLabels[match.matchedOn]} · {match.email}
+          {match.card ? ` · ${cardLabel(match.card)}` : ''} · <DateTime iso={match.createdAt} />
         </Text>
       </Stack>
       <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-        <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-          {formatMoney(match.amount, match.currency, match.method)}
+        <Text span size="sm">
+          <Amount value={match.amount} currency={match.currency} />
         </Text>
         <StatusBadge subject={match.subject} code={match.statusCode} />
       </Group>
@@ -156,7 +169,9 @@ function TransactionLine({ match }: { match: SearchMatch }) {
 
 /** A notification about a transaction the ledger does not hold: what it says, and that nothing was recorded. */
 function OrphanLine({ orphan }: { orphan: OrphanMatch }) {
-  const subject = orphan.event === 'v2_payout_notification' ? 'payout' : 'payin';
+  const subject = subjectOf(orphan.event);
+  const names = eventSpec(orphan.event)?.references ?? { gatewayId: 'transaction id', merchantReference: 'reference' };
+  const reference = orphan.requestRef !== null ? { value: orphan.requestRef, label: names.merchantReference } : orphan.transactionRef !== null ? { value: orphan.transactionRef, label: names.gatewayId } : null;
   return (
     <Group justify="space-between" wrap="nowrap">
       <Stack gap={2} style={{ minWidth: 0 }}>
@@ -164,17 +179,19 @@ function OrphanLine({ orphan }: { orphan: OrphanMatch }) {
           <Badge size="xs" variant="outline" color="orange">
             Orphan notification
           </Badge>
-          <Text size="sm" ff="monospace" truncate="end">
-            {orphan.requestRef ?? orphan.transactionRef}
-          </Text>
+          {reference && (
+            <Box data-testid="search-reference" style={{ minWidth: 0 }}>
+              <CopyValue value={reference.value} label={reference.label} valueInName />
+            </Box>
+          )}
         </Group>
-        <Text size="xs" c="dimmed" truncate="end">
-          matched on {matchedLabels[orphan.matchedOn]} · received {formatTime(orphan.receivedAt)} · no {subject === 'payin' ? 'pay-in' : 'payout'} with it in the ledger
+        <Text size="xs" c="dimmed">
+          matched on {matchedLabels[orphan.matchedOn]} · received <DateTime iso={orphan.receivedAt} /> · no {subject === null ? 'transaction' : subjectNoun(subject)} with it in the ledger
         </Text>
       </Stack>
       {orphan.statusCode !== null && (
         <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-          <StatusBadge subject={subject} code={orphan.statusCode} />
+          <EventStatusBadge event={orphan.event} code={orphan.statusCode} />
         </Group>
       )}
     </Group>

@@ -62,13 +62,22 @@ function MerchantToken({ profile }: { profile: ProfileView }) {
   );
 }
 
+/** A kid is case-sensitive: shown exactly, in code type, never in a badge (badges set text upper-case). */
+function KidLabel({ kid }: { kid: string }) {
+  return (
+    <Text size="sm" span>
+      kid <Code data-testid="kid">{kid}</Code>
+    </Text>
+  );
+}
+
 function PublicKeyView({ exported }: { exported: PublicKey }) {
   return (
     <Card withBorder data-testid="public-key">
       <Stack gap="xs">
         <Group gap="xs">
           <Text fw={500}>Public key</Text>
-          <Badge variant="light">kid {exported.kid}</Badge>
+          <KidLabel kid={exported.kid} />
           {exported.registeredWithEmulator && <Badge color="teal">registered with the local emulator</Badge>}
         </Group>
         <Text size="sm">
@@ -99,7 +108,7 @@ function SigningKey({ profile }: { profile: ProfileView }) {
     <Stack gap="xs">
       <Group gap="xs">
         <CredentialBadge state={profile.credentials.privateKey} />
-        {profile.kid && <Badge variant="outline">kid {profile.kid}</Badge>}
+        {profile.kid && <KidLabel kid={profile.kid} />}
       </Group>
       <Tabs defaultValue="generate">
         <Tabs.List>

@@ -1,28 +1,33 @@
 import { Alert, Badge, Button, Card, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ListenerState } from '../../../shared/contract';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi, useProfiles } from '../../stores/context';
 import { LoadError } from '../../components/LoadError';
+import { useAccess } from '../../stores/access';
 
 /**
  * Where the notification listener listens, each profile's notification URL, and a change of
  * address. Main applies a change at once (the listener is rebound) and keeps it for the next start.
  */
-export function ListenerSection() {
+export function ListenerSection({ focus = false }: { focus?: boolean }) {
   const api = useApi();
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus) card.current?.scrollIntoView({ block: 'start' });
+  }, [focus]);
   const query = useLiveQuery(() => api.invoke('settings:get-listener'), []);
   const [pushed, setPushed] = useState<ListenerState | null>(null);
   useEffect(() => api.on('settings:listener-changed', setPushed), [api]);
   const state = pushed ?? query.data;
 
   return (
-    <Card withBorder data-testid="listener">
+    <Card withBorder data-testid="listener" ref={card}>
       <Title order={4}>Notification listener</Title>
       <Text size="sm" c="dimmed" mb="sm">
-        The local HTTP server the gateway posts v2 notifications to. Behind a reverse proxy, set the profile&apos;s public URL instead of opening the listener to the network.
+        The local HTTP server the gateway posts v2 notifications to. A sandbox or live gateway is another machine: it cannot post to 127.0.0.1. Behind a reverse proxy, set the profile&apos;s public URL (Profiles → Edit) instead of opening the listener to the network; until then Paydesk reads each transaction&apos;s status instead.
       </Text>
       {query.error && !state && <LoadError title="The listener address could not be read" message={query.error} onRetry={query.reload} />}
       {!state && !query.error && <Skeleton h={80} aria-label="Loading the listener address" />}
@@ -33,6 +38,7 @@ export function ListenerSection() {
 
 function ListenerDetails({ state, onChanged }: { state: ListenerState; onChanged: (state: ListenerState) => void }) {
   const api = useApi();
+  const mayMove = useAccess().can('settings:update-listener');
   const profiles = useProfiles((s) => s.profiles);
   const action = useAction();
   const [host, setHost] = useState(state.host);
@@ -81,9 +87,11 @@ function ListenerDetails({ state, onChanged }: { state: ListenerState; onChanged
               setPort(value);
               action.reset();
             }} error={portError} w={180} />
-          <Button type="submit" mt={24} loading={action.busy} disabled={!changed || portError !== undefined}>
-            Apply and restart listener
-          </Button>
+          {mayMove && (
+            <Button type="submit" mt={24} loading={action.busy} disabled={!changed || portError !== undefined}>
+              Apply and restart listener
+            </Button>
+          )}
         </Group>
       </form>
       {action.error && !action.fieldErrors.host && !action.fieldErrors.port && (
@@ -115,6 +123,11 @@ function ListenerDetails({ state, onChanged }: { state: ListenerState; onChanged
               </Table.Td>
               <Table.Td data-testid="notification-url">
                 <CopyValue value={profile.notificationUrl} label="notification URL" />
+                {!profile.notifications.reachable && (
+                  <Text size="xs" c="orange" title={profile.notifications.warning ?? undefined}>
+                    The {profile.environment} gateway cannot reach this address: set the profile&apos;s public URL (Profiles → Edit). Until then Paydesk reads the status instead.
+                  </Text>
+                )}
               </Table.Td>
             </Table.Tr>
           ))}

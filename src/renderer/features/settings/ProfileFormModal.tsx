@@ -1,7 +1,9 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { EnvironmentKind, ProfileInput, ProfileView } from '../../../shared/contract';
+import { notificationReach } from '../../../shared/notification-reach';
 import { useAction } from '../../components/use-action';
+import { useLiveQuery } from '../../components/use-live-query';
 import { useApi } from '../../stores/context';
 
 const environmentOptions = [
@@ -10,7 +12,26 @@ const environmentOptions = [
   { value: 'live', label: 'Live (real money)' },
 ];
 
-export function ProfileFormModal({ opened, onClose, editing }: { opened: boolean; onClose: () => void; editing: ProfileView | null }) {
+interface ProfileFormProps {
+  onClose: () => void;
+  editing: ProfileView | null;
+  /** Opened to set the notification public URL (from a "cannot reach this machine" warning). */
+  focusPublicUrl?: boolean;
+}
+
+/**
+ * The profile form in its dialog. The dialog stays mounted and is opened and closed, so on closing it
+ * gives the focus back to the button that opened it; the form inside starts afresh each time.
+ */
+export function ProfileFormModal({ opened, onClose, editing, focusPublicUrl = false }: ProfileFormProps & { opened: boolean }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New profile'} size="lg">
+      {opened && <ProfileForm onClose={onClose} editing={editing} focusPublicUrl={focusPublicUrl} />}
+    </Modal>
+  );
+}
+
+function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormProps) {
   const api = useApi();
   const action = useAction();
   const [form, setForm] = useState<ProfileInput>(() =>
@@ -27,6 +48,11 @@ export function ProfileFormModal({ opened, onClose, editing }: { opened: boolean
   );
   const set = (patch: Partial<ProfileInput>) => setForm((current) => ({ ...current, ...patch }));
   const remote = form.environment !== 'local';
+  // Where the gateway would post notifications: the public URL if one is set, else the listener.
+  const listener = useLiveQuery(() => api.invoke('settings:get-listener'), []);
+  const publicUrl = form.notificationPublicUrl?.trim() ?? '';
+  const sentUrl = publicUrl !== '' ? publicUrl : listener.data ? `${listener.data.origin}/n/…` : null;
+  const reach = sentUrl === null ? null : notificationReach(form.environment, sentUrl);
 
   const submit = async () => {
     const input: ProfileInput = {
@@ -43,60 +69,64 @@ export function ProfileFormModal({ opened, onClose, editing }: { opened: boolean
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New profile'} size="lg">
-      <Stack>
-        <TextInput label="Name" required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={action.fieldErrors.name} data-autofocus />
-        <Select
-          label="Environment"
-          data={environmentOptions}
-          value={form.environment}
-          allowDeselect={false}
-          onChange={(value) => set({ environment: (value ?? 'sandbox') as EnvironmentKind })}
-          error={action.fieldErrors.environment}
-        />
-        {form.environment === 'live' && (
-          <Alert color="red" title="Live environment">
-            Every pay-in and payout sent with this profile moves real money.
-          </Alert>
-        )}
-        {remote && (
-          <>
-            <TextInput
-              label={form.environment === 'sandbox' ? 'Sandbox address ({sandbox_url}, ends in /api/)' : 'Live base URL (ends in /api/v2)'}
-              description={editing ? 'Changing the address or environment forgets the stored merchant-token: enter it again afterwards, so it is never sent to an address it was not given for.' : undefined}
-              placeholder={form.environment === 'sandbox' ? 'https://sandbox.example.com/api/' : 'https://pay.example.com/api/v2'}
-              required
-              value={form.baseUrl ?? ''}
-              onChange={(e) => set({ baseUrl: e.currentTarget.value })}
-              error={action.fieldErrors.baseUrl}
-            />
-            <Group grow>
-              <TextInput label="merchant_id" required value={form.merchantId ?? ''} onChange={(e) => set({ merchantId: e.currentTarget.value })} error={action.fieldErrors.merchantId} />
-              <TextInput label="merchant_site_id" required value={form.merchantSiteId ?? ''} onChange={(e) => set({ merchantSiteId: e.currentTarget.value })} error={action.fieldErrors.merchantSiteId} />
-            </Group>
-          </>
-        )}
-        <TextInput
-          label="Notification public URL (optional)"
-          description="Where the gateway can reach this machine's listener, e.g. behind a reverse proxy. Leave empty for the local listener."
-          value={form.notificationPublicUrl ?? ''}
-          onChange={(e) => set({ notificationPublicUrl: e.currentTarget.value })}
-          error={action.fieldErrors.notificationPublicUrl}
-        />
-        {action.error && (
-          <Text c="red" size="sm" role="alert">
-            {action.error}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void submit()} loading={action.busy}>
-            {editing ? 'Save' : 'Create profile'}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Stack>
+      <TextInput label="Name" required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={action.fieldErrors.name} data-autofocus={focusPublicUrl ? undefined : true} />
+      <Select
+        label="Environment"
+        data={environmentOptions}
+        value={form.environment}
+        allowDeselect={false}
+        onChange={(value) => set({ environment: (value ?? 'sandbox') as EnvironmentKind })}
+        error={action.fieldErrors.environment}
+      />
+      {form.environment === 'live' && (
+        <Alert color="red" title="Live environment">
+          Every pay-in and payout sent with this profile moves real money.
+        </Alert>
+      )}
+      {remote && (
+        <>
+          <TextInput
+            label={form.environment === 'sandbox' ? 'Sandbox address ({sandbox_url}, ends in /api/)' : 'Live base URL (ends in /api/v2)'}
+            description={editing ? 'Changing the address or environment forgets the stored merchant-token: enter it again afterwards, so it is never sent to an address it was not given for.' : undefined}
+            placeholder={form.environment === 'sandbox' ? 'https://sandbox.example.com/api/' : 'https://pay.example.com/api/v2'}
+            required
+            value={form.baseUrl ?? ''}
+            onChange={(e) => set({ baseUrl: e.currentTarget.value })}
+            error={action.fieldErrors.baseUrl}
+          />
+          <Group grow>
+            <TextInput label="merchant_id" required value={form.merchantId ?? ''} onChange={(e) => set({ merchantId: e.currentTarget.value })} error={action.fieldErrors.merchantId} />
+            <TextInput label="merchant_site_id" required value={form.merchantSiteId ?? ''} onChange={(e) => set({ merchantSiteId: e.currentTarget.value })} error={action.fieldErrors.merchantSiteId} />
+          </Group>
+        </>
+      )}
+      <TextInput
+        label="Notification public URL (optional)"
+        description="Where the gateway can reach this machine's listener, e.g. behind a reverse proxy. Leave empty for the local listener."
+        value={form.notificationPublicUrl ?? ''}
+        onChange={(e) => set({ notificationPublicUrl: e.currentTarget.value })}
+        error={action.fieldErrors.notificationPublicUrl}
+        data-autofocus={focusPublicUrl ? true : undefined}
+      />
+      {reach && !reach.reachable && (
+        <Alert color="orange" title="Notifications cannot reach this machine" data-testid="profile-form-unreachable">
+          {reach.warning} Set the public URL above to the address where the gateway reaches this machine&apos;s listener.
+        </Alert>
+      )}
+      {action.error && (
+        <Text c="red" size="sm" role="alert">
+          {action.error}
+        </Text>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={() => void submit()} loading={action.busy}>
+          {editing ? 'Save' : 'Create profile'}
+        </Button>
+      </Group>
+    </Stack>
   );
 }

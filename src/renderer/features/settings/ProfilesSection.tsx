@@ -1,28 +1,47 @@
 import { Badge, Button, Card, Group, Loader, Radio, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import { CopyValue } from '../../components/CopyValue';
+import { navigate } from '../../shell/use-route';
+import { ENVIRONMENT_COLOR } from '../../components/environment-color';
 import { useAction } from '../../components/use-action';
 import { useApi, useProfiles } from '../../stores/context';
 import { ProfileFormModal } from './ProfileFormModal';
+import { useAccess } from '../../stores/access';
 
-const environmentColor = { local: 'teal', sandbox: 'yellow', live: 'red' } as const;
-
-export function ProfilesSection({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
+/** `editId`: a profile whose form opens at once (a "Set the public URL" link elsewhere led here). */
+export function ProfilesSection({ selected, onSelect, editId }: { selected: string | null; onSelect: (id: string) => void; editId: string | null }) {
   const api = useApi();
   const profiles = useProfiles((state) => state.profiles);
   const action = useAction();
+  const { can, why } = useAccess();
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
+  useEffect(() => {
+    const asked = editId === null ? undefined : profiles?.find((p) => p.id === editId);
+    if (asked) setEditing(asked);
+  }, [editId, profiles]);
+  const close = () => {
+    setEditing(null);
+    if (editId !== null) navigate('settings');
+  };
 
   if (!profiles) return <Loader aria-label="Loading profiles" />;
+  const mayEdit = can('profiles:update');
   return (
     <Card withBorder>
       <Group justify="space-between" mb="sm">
         <Title order={4}>Profiles</Title>
-        <Button size="xs" onClick={() => setEditing('new')}>
-          New profile
-        </Button>
+        {mayEdit && (
+          <Button size="xs" onClick={() => setEditing('new')}>
+            New profile
+          </Button>
+        )}
       </Group>
+      {!mayEdit && (
+        <Text size="sm" c="dimmed" mb="xs" data-testid="profiles-read-only">
+          {why('profiles:update')} Choose which profile you work on with the Active column.
+        </Text>
+      )}
       <Table aria-label="Profiles" highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -51,7 +70,7 @@ export function ProfilesSection({ selected, onSelect }: { selected: string | nul
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Badge color={environmentColor[profile.environment]} variant={profile.environment === 'live' ? 'filled' : 'light'}>
+                <Badge color={ENVIRONMENT_COLOR[profile.environment]} variant={profile.environment === 'live' ? 'filled' : 'light'}>
                   {profile.environment}
                 </Badge>
               </Table.Td>
@@ -62,28 +81,37 @@ export function ProfilesSection({ selected, onSelect }: { selected: string | nul
               </Table.Td>
               <Table.Td maw={260}>
                 <CopyValue value={profile.notificationUrl} label="notification URL" truncate />
+                {!profile.notifications.reachable && (
+                  <Badge size="xs" color="orange" variant="light" title={profile.notifications.warning ?? undefined} data-testid="profile-unreachable">
+                    gateway cannot reach it
+                  </Badge>
+                )}
               </Table.Td>
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
-                  <Button size="xs" variant="light" onClick={() => onSelect(profile.id)}>
-                    Credentials
-                  </Button>
-                  <Button size="xs" variant="default" onClick={() => setEditing(profile)}>
-                    Edit
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="subtle"
-                    disabled={profile.isActive}
-                    onClick={() => {
-                      if (window.confirm(`Delete profile "${profile.name}"? Its keychain entries are removed too.`)) {
-                        void action.run(() => api.invoke('profiles:delete', { id: profile.id }), 'Profile deleted');
-                      }
-                    }}
-                  >
-                    Delete
-                  </Button>
+                  {mayEdit && (
+                    <>
+                      <Button size="xs" variant="light" onClick={() => onSelect(profile.id)}>
+                        Credentials
+                      </Button>
+                      <Button size="xs" variant="default" onClick={() => setEditing(profile)}>
+                        Edit
+                      </Button>
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="subtle"
+                        disabled={profile.isActive}
+                        onClick={() => {
+                          if (window.confirm(`Delete profile "${profile.name}"? Its keychain entries are removed too.`)) {
+                            void action.run(() => api.invoke('profiles:delete', { id: profile.id }), 'Profile deleted');
+                          }
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -95,7 +123,7 @@ export function ProfilesSection({ selected, onSelect }: { selected: string | nul
           {action.error}
         </Text>
       )}
-      {editing && <ProfileFormModal opened onClose={() => setEditing(null)} editing={editing === 'new' ? null : editing} />}
+      <ProfileFormModal opened={editing !== null} onClose={close} editing={editing === 'new' || editing === null ? null : editing} focusPublicUrl={editing !== null && editing !== 'new' && editing.id === editId} />
     </Card>
   );
 }

@@ -2,15 +2,36 @@ import { Badge, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@ma
 import { useEffect, useState } from 'react';
 import { ThemeToggle } from '../../shell/ThemeToggle';
 import { useApp, useProfiles } from '../../stores/context';
+import { ApprovalPoliciesSection } from './ApprovalPoliciesSection';
 import { CredentialsSection } from './CredentialsSection';
 import { ListenerSection } from './ListenerSection';
 import { ProfilesSection } from './ProfilesSection';
+import { RetentionSection } from './RetentionSection';
+import { SignInSection } from '../team/SignInSection';
+import { TeamSection } from '../team/TeamSection';
+import { TeamServerSection } from '../team/TeamServerSection';
+import { useAccess } from '../../stores/access';
 
-export function SettingsScreen() {
+const MODE_LABELS = {
+  web: 'Web mode (browser on 127.0.0.1)',
+  electron: 'Desktop (Electron)',
+  server: 'Team server (browser)',
+} as const;
+
+const KEYCHAIN_BADGE = {
+  available: { color: 'teal', label: 'available' },
+  locked: { color: 'red', label: 'locked' },
+  unavailable: { color: 'orange', label: 'not available' },
+} as const;
+
+/** `?edit=<profile id>` opens that profile's form (its public URL); `?section=listener` scrolls to the listener. */
+export function SettingsScreen({ params = {} }: { params?: Record<string, string> }) {
   const info = useApp((state) => state.info);
   const profiles = useProfiles((state) => state.profiles);
   const loadProfiles = useProfiles((state) => state.load);
   const [selected, setSelected] = useState<string | null>(null);
+  const { can } = useAccess();
+  const signedIn = useApp((state) => state.team?.person !== null && state.team?.person !== undefined);
   useEffect(() => {
     void loadProfiles();
   }, [loadProfiles]);
@@ -19,9 +40,14 @@ export function SettingsScreen() {
   return (
     <Stack>
       <Title order={2}>Settings</Title>
-      <ProfilesSection selected={profile?.id ?? null} onSelect={setSelected} />
-      {profile && <CredentialsSection key={profile.id} profile={profile} />}
-      <ListenerSection />
+      {signedIn && <SignInSection />}
+      <TeamServerSection />
+      {can('team:list-users') && signedIn && <TeamSection />}
+      <ProfilesSection selected={profile?.id ?? null} onSelect={setSelected} editId={params.edit ?? null} />
+      {profile && can('credentials:set-merchant-token') && <CredentialsSection key={profile.id} profile={profile} />}
+      <ApprovalPoliciesSection />
+      <ListenerSection focus={params.section === 'listener'} />
+      {profile && can('settings:update-notification-retention') && <RetentionSection profile={profile} />}
       <Card withBorder>
         <Group justify="space-between">
           <Text fw={500}>Theme</Text>
@@ -40,7 +66,7 @@ export function SettingsScreen() {
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Running as</Table.Th>
-              <Table.Td data-testid="app-mode">{info.mode === 'web' ? 'Web mode (browser on 127.0.0.1)' : 'Desktop (Electron)'}</Table.Td>
+              <Table.Td data-testid="app-mode">{MODE_LABELS[info.mode]}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Data directory</Table.Th>
@@ -51,14 +77,14 @@ export function SettingsScreen() {
             <Table.Tr>
               <Table.Th>Ledger</Table.Th>
               <Table.Td>
-                <Code>{info.ledger.file}</Code> · schema version <span data-testid="schema-version">{info.ledger.schemaVersion}</span>
+                {info.ledger.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'} <Code data-testid="ledger-location">{info.ledger.location}</Code> · schema version <span data-testid="schema-version">{info.ledger.schemaVersion}</span>
               </Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Keychain</Table.Th>
               <Table.Td>
-                <Badge color={info.keychain.available ? 'teal' : 'orange'} data-testid="keychain-status">
-                  {info.keychain.available ? 'available' : 'not available'}
+                <Badge color={KEYCHAIN_BADGE[info.keychain.state].color} data-testid="keychain-status" data-state={info.keychain.state}>
+                  {KEYCHAIN_BADGE[info.keychain.state].label}
                 </Badge>{' '}
                 <Text span size="sm" c="dimmed">
                   {info.keychain.message}

@@ -1,8 +1,11 @@
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Amount } from '../../components/Amount';
+import { DateTime } from '../../components/DateTime';
 import type { ReactNode } from 'react';
-import { METHOD_LABELS } from '../../../shared/spec/methods';
+import { methodLabel } from '../../../shared/spec/methods';
 import { CopyValue } from '../../components/CopyValue';
-import { formatMoney, formatTime } from './format';
+import { cardLabel } from './card';
+import { ProfileName } from './ProfileName';
 import type { LoadedTransaction } from './use-transaction';
 
 const kindLabels = { payin: 'Pay-in', tokenization: 'Tokenization (card vaulted)', token_charge: 'Token charge (vaulted card)' } as const;
@@ -18,11 +21,12 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
   );
 }
 
-/** What was paid, how, by whom and when. The card shows first 6 / last 4 at most. */
-export function PaymentPanel({ data, card }: { data: LoadedTransaction; card: string | null }) {
+/** What was paid, how, by whom and when. The card, as main recorded it, shows first 6 / last 4 at most. */
+export function PaymentPanel({ data }: { data: LoadedTransaction }) {
   const { view } = data;
-  const methodLabel = (METHOD_LABELS as Record<string, string>)[view.method] ?? view.method;
+  const method = methodLabel(view.method);
   const isCard = view.method === 'credit_card' || view.method === 'credit_card_ftd';
+  const card = view.card === null ? null : `${cardLabel(view.card)}${data.subject === 'payin' && data.view.kind === 'token_charge' ? ' (vaulted card)' : ''}`;
   return (
     <Card withBorder padding="md">
       <Title order={4} mb="sm">
@@ -30,25 +34,39 @@ export function PaymentPanel({ data, card }: { data: LoadedTransaction; card: st
       </Title>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
         <Fact label="Amount" testId="amount">
-          <Text size="lg" fw={700} ff="monospace">
-            {formatMoney(view.amount, view.currency, view.method)}
+          <Text size="lg" fw={700}>
+            <Amount value={view.amount} currency={view.currency} />
           </Text>
         </Fact>
-        <Fact label="Method">{data.subject === 'payin' ? `${methodLabel} · ${kindLabels[data.view.kind]}` : methodLabel}</Fact>
+        <Fact label="Method">{data.subject === 'payin' ? `${method} · ${kindLabels[data.view.kind]}` : method}</Fact>
         {(isCard || card !== null) && (
           <Fact label="Card" testId="masked-card">
             <Text size="sm" ff="monospace">
-              {card ?? 'not recorded (vaulted card or no card data)'}
+              {card ?? 'not recorded (a token charge made before Paydesk kept the card it charged)'}
             </Text>
           </Fact>
         )}
         <Fact label="E-mail">
           <CopyValue value={view.email} label="e-mail" mono={false} />
         </Fact>
-        <Fact label="Created">{formatTime(view.createdAt)}</Fact>
-        <Fact label="Gateway created">{formatTime(view.gatewayCreatedAt)}</Fact>
-        <Fact label="Status changed">{formatTime(view.statusChangedAt)}</Fact>
-        <Fact label="Profile">{view.profileId}</Fact>
+        <Fact label="Created">
+          <Text size="sm">
+            <DateTime iso={view.createdAt} />
+          </Text>
+        </Fact>
+        <Fact label="Gateway created">
+          <Text size="sm">
+            <DateTime iso={view.gatewayCreatedAt} />
+          </Text>
+        </Fact>
+        <Fact label="Status changed">
+          <Text size="sm">
+            <DateTime iso={view.statusChangedAt} />
+          </Text>
+        </Fact>
+        <Fact label="Profile">
+          <ProfileName profileId={view.profileId} />
+        </Fact>
       </SimpleGrid>
     </Card>
   );

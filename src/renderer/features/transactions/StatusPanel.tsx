@@ -19,7 +19,7 @@ export function StatusPanel({ subject, view }: { subject: TransactionSubject; vi
         {status === null ? (
           <Text size="sm" data-testid="status-meaning">
             {view.attempt?.state === 'unknown'
-              ? 'The create call was sent but its outcome is not known. Read the status before anything else.'
+              ? 'The create call was sent but its outcome is not known: settle it under the same key (above) before anything else.'
               : 'The gateway has not given a status yet.'}
           </Text>
         ) : (

@@ -1,9 +1,11 @@
 import { Badge, Button, Collapse, Group, Stack, Table, Text, Timeline } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { useId, useState } from 'react';
 import type { TimelineEntry, TransactionSubject } from '../../../shared/contract';
-import { formatTime } from './format';
+import { OutcomeBadge } from '../webhooks/OutcomeBadge';
 import { RawJson } from './RawJson';
 import { StatusBadge } from './StatusBadge';
+import { EventStatusBadge } from './EventStatusBadge';
 
 const kinds: Record<TimelineEntry['kind'], { label: string; color: string; letter: string }> = {
   request: { label: 'Request', color: 'indigo', letter: 'Q' },
@@ -35,8 +37,6 @@ export function TimelineList({ subject, entries }: { subject: TransactionSubject
 }
 
 function EntryTitle({ subject, entry }: { subject: TransactionSubject; entry: TimelineEntry }) {
-  // A tokenization notification's status is the vaulting's, not the pay-in's: shown as a plain code.
-  const ownStatus = !entry.title.includes('tokenization');
   return (
     <Group gap="xs" wrap="wrap">
       <Badge size="xs" variant="light" color={kinds[entry.kind].color}>
@@ -45,13 +45,17 @@ function EntryTitle({ subject, entry }: { subject: TransactionSubject; entry: Ti
       <Text size="sm" fw={600}>
         {entry.title}
       </Text>
+      {/* A notification's status is its event's (a tokenization's is the vaulting's, not the pay-in's). */}
       {entry.statusCode !== null &&
-        (ownStatus ? <StatusBadge subject={subject} code={entry.statusCode} size="xs" /> : <Badge size="xs" variant="outline">{entry.statusCode}</Badge>)}
-      {entry.outcome !== null && (
-        <Badge size="xs" variant="outline" color="gray">
-          {entry.outcome}
-        </Badge>
-      )}
+        (entry.kind === 'notification' ? <EventStatusBadge event={entry.event} code={entry.statusCode} size="xs" /> : <StatusBadge subject={subject} code={entry.statusCode} size="xs" />)}
+      {entry.outcome !== null &&
+        (entry.kind === 'notification' ? (
+          <OutcomeBadge outcome={entry.outcome} size="xs" />
+        ) : (
+          <Badge size="xs" variant="outline" color="gray">
+            {entry.outcome}
+          </Badge>
+        ))}
     </Group>
   );
 }
@@ -64,7 +68,7 @@ function EntryBody({ entry }: { entry: TimelineEntry }) {
   return (
     <Stack gap={4} mt={2}>
       <Text size="xs" c="dimmed" title={entry.at}>
-        {formatTime(entry.at)}
+        <DateTime iso={entry.at} />
       </Text>
       {entry.detail !== null && <Text size="sm">{entry.detail}</Text>}
       {hasRaw && (

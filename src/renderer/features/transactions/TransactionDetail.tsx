@@ -1,19 +1,23 @@
 import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { StatusReadView } from '../../../shared/contract';
+import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { downloadText } from '../../components/download';
+import type { ProgressMatch } from '../../components/use-attempt-progress';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 import { listHash } from './back-link';
-import { lastErrorCode, maskedCard } from './facts';
+import { lastErrorCode } from './facts';
 import { PaymentPanel } from './PaymentPanel';
 import { ReferencesPanel } from './ReferencesPanel';
+import { SettlePanel } from './SettlePanel';
 import { StatusPanel } from './StatusPanel';
 import { subjectNoun } from './status';
 import { TimelineList } from './TimelineList';
 import { useTransaction, type LoadedTransaction } from './use-transaction';
 import { VerificationBadge } from './VerificationBadge';
 import { VerificationPanel } from './VerificationPanel';
+import { useAccess } from '../../stores/access';
 
 export interface TransactionDetailProps {
   subject: 'payin' | 'payout';
@@ -27,6 +31,7 @@ export interface TransactionDetailProps {
  * re-read, the evidence pack, and the whole timeline with raw JSON. Updates live on pushes.
  */
 export function TransactionDetail({ subject, id }: TransactionDetailProps) {
+  const { can } = useAccess();
   const { state, reload } = useTransaction(subject, id);
   const noun = subjectNoun(subject);
   const back = (
@@ -66,6 +71,8 @@ export function TransactionDetail({ subject, id }: TransactionDetailProps) {
 
   const { data } = state;
   const error = lastErrorCode(data.entries);
+  // Settling a payout resends it: for those whose role sends payouts; a pay-in is settled by a status read, open to every reader.
+  const canSettle = can(subject === 'payout' ? 'attempts:resume' : 'payins:read-status');
   return (
     <Stack data-testid="transaction-detail" data-subject={subject}>
       {back}
@@ -76,7 +83,7 @@ export function TransactionDetail({ subject, id }: TransactionDetailProps) {
           </Title>
           <Group gap="xs">
             <VerificationBadge transaction={data.view} />
-            {data.view.mismatch && (
+            {data.view.verification === 'mismatch' && (
               <Text size="sm" c="red" fw={600}>
                 Mismatch: see below
               </Text>
@@ -85,15 +92,47 @@ export function TransactionDetail({ subject, id }: TransactionDetailProps) {
         </Stack>
         <DetailActions data={data} onRead={reload} />
       </Group>
+      <AttemptProgressPanel match={sendingNow(data)} />
+      <PolledStatusNote data={data} />
+      {canSettle && <SettlePanel data={data} onSettled={reload} />}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <StatusPanel subject={subject} view={data.view} />
-        <PaymentPanel data={data} card={maskedCard(data.entries)} />
+        <PaymentPanel data={data} />
         <ReferencesPanel data={data} errorCode={error?.code ?? null} />
-        <VerificationPanel subject={subject} view={data.view} />
+        <VerificationPanel subject={subject} view={data.view} contradictions={data.contradictions} />
       </SimpleGrid>
       <Title order={3}>Timeline</Title>
       <TimelineList subject={subject} entries={data.entries} />
     </Stack>
+  );
+}
+
+/** While its create call is being sent (opened or reloaded mid-send), the send's progress is followed here too. */
+function sendingNow(data: LoadedTransaction): ProgressMatch | null {
+  if (data.view.attempt?.state !== 'sending') return null;
+  const reference = data.subject === 'payin' ? data.view.requestId : data.view.merchantReference;
+  return { profileId: data.view.profileId, kind: data.subject === 'payin' ? data.view.kind : 'payout', reference };
+}
+
+/**
+ * A transaction whose notifications cannot arrive (sent by a sandbox or live profile with a
+ * loopback notification link): main reads its status instead, and this says so.
+ */
+function PolledStatusNote({ data }: { data: LoadedTransaction }) {
+  const link = data.view.notificationsUnreachable;
+  if (link === null) return null;
+  const reads = data.entries.filter((e) => e.kind === 'status_read').length;
+  const noun = subjectNoun(data.subject);
+  return (
+    <Alert color="orange" title="Notifications cannot arrive for this transaction" data-testid="polled-status">
+      <Text size="sm">
+        This {noun} was sent with the notification link <Text span ff="monospace">{link}</Text>, a loopback address the gateway cannot reach, so no notification will
+        come.{' '}
+        {data.view.final
+          ? `Paydesk read its status from the gateway instead (${reads} status ${reads === 1 ? 'read' : 'reads'}): it is final.`
+          : `Paydesk reads its status from the gateway instead — after 5 s, then with pauses doubling up to 10 minutes, for a day, within the rate limit — until it is final: ${reads} status ${reads === 1 ? 'read' : 'reads'} so far.`}
+      </Text>
+    </Alert>
   );
 }
 
@@ -114,13 +153,14 @@ function DetailActions({ data, onRead }: { data: LoadedTransaction; onRead: () =
   const api = useApi();
   const reading = useAction();
   const exporting = useAction();
-  const canRead = data.subject === 'payin' || data.view.payoutId !== null;
-
+  const { can } = useAccess();
+  // A payout whose create answer never arrived has no payout_id: it is read by its merchantReference.
   const reRead = async () => {
+    const { profileId } = data.view;
     const read =
       data.subject === 'payin'
-        ? await reading.run(async () => (await api.invoke('payins:read-status', data.view.payinId ? { profileId: data.view.profileId, payinId: data.view.payinId } : { profileId: data.view.profileId, requestId: data.view.requestId })).read)
-        : await reading.run(async () => (await api.invoke('payouts:read-status', { profileId: data.view.profileId, payoutId: data.view.payoutId ?? '' })).read);
+        ? await reading.run(async () => (await api.invoke('payins:read-status', data.view.payinId ? { profileId, payinId: data.view.payinId } : { profileId, requestId: data.view.requestId })).read)
+        : await reading.run(async () => (await api.invoke('payouts:read-status', data.view.payoutId ? { profileId, payoutId: data.view.payoutId } : { profileId, merchantReference: data.view.merchantReference })).read);
     if (read) notifications.show(readMessage(read));
     onRead();
   };
@@ -133,12 +173,14 @@ function DetailActions({ data, onRead }: { data: LoadedTransaction; onRead: () =
   return (
     <Stack gap={4} align="flex-end">
       <Group gap="xs">
-        <Button onClick={() => void reRead()} loading={reading.busy} disabled={!canRead} title={canRead ? undefined : 'No payout_id yet: nothing to read by.'}>
+        <Button onClick={() => void reRead()} loading={reading.busy}>
           Re-read status
         </Button>
-        <Button variant="default" onClick={() => void exportEvidence()} loading={exporting.busy}>
-          Export evidence pack
-        </Button>
+        {can('evidence:export') && (
+          <Button variant="default" onClick={() => void exportEvidence()} loading={exporting.busy}>
+            Export evidence pack
+          </Button>
+        )}
       </Group>
       {reading.error && (
         <Text size="sm" c="red" role="alert">

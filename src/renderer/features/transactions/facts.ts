@@ -1,7 +1,5 @@
 // Facts a support agent needs that live in the raw timeline rather than on the ledger row.
 import type { TimelineEntry } from '../../../shared/contract';
-import { isJsonObject } from '../../../shared/json';
-import { maskPan } from '../../../shared/redact';
 import { jsonObject } from './format';
 
 /** error_code (spec 2.3, "quote it to support") of the latest refused answer, if any. */
@@ -11,22 +9,6 @@ export function lastErrorCode(entries: readonly TimelineEntry[]): { code: string
     if ((entry.kind !== 'response' && entry.kind !== 'status_read') || entry.outcome !== 'rejected') continue;
     const code = jsonObject(entry.response)?.error_code;
     if (typeof code === 'string' || typeof code === 'number') return { code: String(code), at: entry.at };
-  }
-  return null;
-}
-
-/**
- * The card as the create request recorded it. The ledger stores the number already masked; it
- * is masked again here so nothing beyond first 6 / last 4 can ever be shown.
- */
-export function maskedCard(entries: readonly TimelineEntry[]): string | null {
-  for (const entry of entries) {
-    if (entry.kind !== 'request') continue;
-    const body = jsonObject(entry.request);
-    if (body === null) continue;
-    const details = isJsonObject(body.paymentDetails) ? body.paymentDetails : null;
-    const number = body.cardNum ?? details?.cardNum;
-    if (typeof number === 'string' && number !== '') return maskPan(number);
   }
   return null;
 }

@@ -1,21 +1,29 @@
 // Display helpers shared by the pay-in and payout screens. Amounts stay decimal strings: they are
-// canonicalised by the shared money helpers and grouped as text, never through a float.
-import dayjs from 'dayjs';
+// written as their currency writes them by the shared money helpers and grouped as text, never
+// through a float.
 import { isJsonObject, parseJson, stringifyJson } from '../../../shared/json';
-import { formatAmount } from '../../../shared/money';
-import { amountScale } from '../../../shared/spec/methods';
+import { amountText } from '../../../shared/money';
 
-/** "1,234.50 EUR" — the exact amount at the method's scale, thousands grouped, with its currency. */
-export function formatMoney(amount: string, currency: string, method: string): string {
-  let canonical: string;
+/**
+ * "1,234.50": the exact amount with every digit it has and at least its currency's minor units
+ * (15.7 EUR shows 15.70, 1000 JPY shows 1,000, a crypto 0.0000000123 EUR keeps every digit),
+ * thousands grouped. Text that is not a decimal is shown as stored rather than hidden.
+ */
+export function formatAmount(amount: string, currency: string): string {
+  let exact: string;
   try {
-    canonical = formatAmount(amount, amountScale(method));
+    exact = amountText(amount, currency);
   } catch {
-    return `${amount} ${currency}`; // not a decimal: shown as stored rather than hidden
+    return amount;
   }
-  const [integer = '', fraction] = canonical.split('.');
+  const [integer = '', fraction] = exact.split('.');
   const sign = integer.startsWith('-') ? '-' : '';
-  return `${sign}${groupDigits(integer.replace('-', ''))}${fraction === undefined ? '' : `.${fraction}`} ${currency}`;
+  return `${sign}${groupDigits(integer.replace('-', ''))}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
+/** "1,234.50 EUR": formatAmount with its currency. */
+export function formatMoney(amount: string, currency: string): string {
+  return `${formatAmount(amount, currency)} ${currency}`;
 }
 
 /**
@@ -26,9 +34,27 @@ export function groupDigits(digits: string | number): string {
   return String(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Local date and time to the second; the ISO text (UTC) is the tooltip. */
+/** The locale's short date and its time to the second: it fits a list's column. */
+export const LOCAL_TIME_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'medium' };
+let localTime: Intl.DateTimeFormat | undefined;
+
+/**
+ * Date and time to the second in the user's locale and time zone (the system's, as Intl reads it):
+ * "11/25/25, 4:15:13 PM" in en-US, "25.11.25, 16:15:13" in de-DE. Created on first use: the
+ * first Intl call of a page loads the locale's data. Text that is not a date is shown as stored.
+ */
 export function formatTime(iso: string | null): string {
-  return iso === null ? '—' : dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
+  if (iso === null) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  localTime ??= new Intl.DateTimeFormat(undefined, LOCAL_TIME_FORMAT);
+  return localTime.format(date);
+}
+
+/** "2025-11-25 16:15:13 UTC": the same moment in UTC, for the hover of every date. */
+export function formatUtc(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /**

@@ -1,14 +1,14 @@
 // One transaction (pay-in or payout) with its timeline, kept fresh: any push about it (its row
 // changed, a notification for it arrived) reloads it, so the detail never needs a manual refresh.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PayinView, PayoutView, TimelineEntry, TransactionSubject } from '../../../shared/contract';
+import type { ContradictingClaim, PayinView, PayoutView, TimelineEntry, TransactionSubject } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
 import { useApi } from '../../stores/context';
 import { errorMessage } from '../../../shared/error-message';
 
 export type LoadedTransaction =
-  | { subject: 'payin'; view: PayinView; entries: TimelineEntry[] }
-  | { subject: 'payout'; view: PayoutView; entries: TimelineEntry[] };
+  | { subject: 'payin'; view: PayinView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] }
+  | { subject: 'payout'; view: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] };
 
 export type TransactionState =
   | { status: 'loading' }
@@ -18,11 +18,11 @@ export type TransactionState =
 
 async function fetchTransaction(api: ApiClient, subject: TransactionSubject, id: number): Promise<LoadedTransaction> {
   if (subject === 'payin') {
-    const { payin, entries } = await api.invoke('payins:timeline', { id });
-    return { subject, view: payin, entries };
+    const { payin, entries, contradictions } = await api.invoke('payins:timeline', { id });
+    return { subject, view: payin, entries, contradictions };
   }
-  const { payout, entries } = await api.invoke('payouts:timeline', { id });
-  return { subject, view: payout, entries };
+  const { payout, entries, contradictions } = await api.invoke('payouts:timeline', { id });
+  return { subject, view: payout, entries, contradictions };
 }
 
 export function useTransaction(subject: TransactionSubject, id: number): { state: TransactionState; reload: () => void } {

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { InvokeOutput, NotificationView } from '../../../shared/contract';
@@ -7,9 +8,11 @@ import { useAction } from '../../components/use-action';
 import { routeHash } from '../../shell/use-route';
 import { useApi, useStores } from '../../stores/context';
 import { RawBlock } from '../playground/RawBlock';
-import { StatusBadge } from '../transactions/StatusBadge';
-import { formatTime } from '../transactions/format';
+import { eventSpec } from '../../../shared/spec/events';
+import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { OutcomeBadge } from './OutcomeBadge';
+import { RoleNote } from '../../components/RoleNote';
+import { useAccess } from '../../stores/access';
 
 type Replayed = InvokeOutput<'notifications:replay'>;
 
@@ -29,6 +32,7 @@ const REPLAY_EXPLAINED =
 
 function ReplayButton({ notification }: { notification: NotificationView }) {
   const api = useApi();
+  const mayReplay = useAccess().can('notifications:replay');
   const { notifications } = useStores();
   const action = useAction();
   const [opened, { open, close }] = useDisclosure(false);
@@ -38,14 +42,18 @@ function ReplayButton({ notification }: { notification: NotificationView }) {
     close();
     if (result) {
       setReplayed(result);
-      notifications.getState().upsert(result.notification);
+      notifications.getState().put(result.notification);
     }
   };
   return (
     <>
-      <Button variant="light" onClick={open}>
-        Replay into the ledger
-      </Button>
+      {mayReplay ? (
+        <Button variant="light" onClick={open}>
+          Replay into the ledger
+        </Button>
+      ) : (
+        <RoleNote channel="notifications:replay" />
+      )}
       <Modal opened={opened} onClose={close} title={`Replay notification #${notification.id}?`}>
         <Stack>
           <Text size="sm">{REPLAY_EXPLAINED}</Text>
@@ -88,7 +96,8 @@ function ReplayButton({ notification }: { notification: NotificationView }) {
 
 /** One received notification: what became of it, the answer given, its raw body and headers. */
 export function NotificationDetail({ notification }: { notification: NotificationView }) {
-  const subject = notification.event === 'v2_payout_notification' ? 'payout' : 'payin';
+  // The body fields that named its transaction; an unknown event names none of the spec's.
+  const references = eventSpec(notification.event)?.references ?? { gatewayId: 'transaction id', merchantReference: 'reference' };
   return (
     <Card withBorder data-testid="notification-detail" data-notification-id={notification.id}>
       <Stack gap="sm">
@@ -106,11 +115,11 @@ export function NotificationDetail({ notification }: { notification: Notificatio
         )}
         <Table withRowBorders={false} verticalSpacing={4}>
           <Table.Tbody>
-            <Fact label="Received">{formatTime(notification.receivedAt)}</Fact>
+            <Fact label="Received"><DateTime iso={notification.receivedAt} /></Fact>
             <Fact label="Event">{notification.event ?? <Text c="dimmed">unreadable</Text>}</Fact>
-            <Fact label="Status">{notification.statusCode === null ? '—' : <StatusBadge subject={subject} code={notification.statusCode} />}</Fact>
-            <Fact label={subject === 'payout' ? 'payout_id' : 'payin_id'}>{notification.transactionRef ? <CopyValue value={notification.transactionRef} label="id" /> : '—'}</Fact>
-            <Fact label={subject === 'payout' ? 'merchantReference' : 'request_id'}>{notification.requestRef ? <CopyValue value={notification.requestRef} label="reference" /> : '—'}</Fact>
+            <Fact label="Status">{notification.statusCode === null ? '—' : <EventStatusBadge event={notification.event} code={notification.statusCode} />}</Fact>
+            <Fact label={references.gatewayId}>{notification.transactionRef ? <CopyValue value={notification.transactionRef} label="id" /> : '—'}</Fact>
+            <Fact label={references.merchantReference}>{notification.requestRef ? <CopyValue value={notification.requestRef} label="reference" /> : '—'}</Fact>
             <Fact label="Transaction">
               {notification.payinRowId !== null ? (
                 <Anchor href={routeHash('payins', { id: notification.payinRowId })}>Open pay-in</Anchor>
@@ -129,32 +138,48 @@ export function NotificationDetail({ notification }: { notification: Notificatio
             </Fact>
           </Table.Tbody>
         </Table>
-        <RawBlock
-          title="Body"
-          text={notification.body}
-          testId="notification-body"
-          note={notification.bodyRedacted ? 'It held card data or a secret: shown with those removed.' : 'As received.'}
-        />
-        <div>
-          <Text fw={600} size="sm" mb={4}>
-            Headers
-          </Text>
-          <Table striped verticalSpacing={2} fz="xs" data-testid="notification-headers">
-            <Table.Tbody>
-              {notification.headers.map(([name, value], index) => (
-                <Table.Tr key={`${name}-${index}`}>
-                  <Table.Td ff="monospace" w={200}>
-                    {name}
-                  </Table.Td>
-                  <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                    {value}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
+        {notification.rawPrunedAt !== null ? (
+          <Alert color="gray" title="Body and headers dropped" data-testid="notification-raw-pruned">
+            The notification retention rule (Settings) dropped them on <DateTime iso={notification.rawPrunedAt} />; {notification.bodySize} bytes were received. The
+            ids and status above were kept, so the claim is still applied if its transaction appears.
+          </Alert>
+        ) : (
+          <RawMaterial notification={notification} />
+        )}
       </Stack>
     </Card>
+  );
+}
+
+/** The body and headers as received (card data and credentials redacted by main). */
+function RawMaterial({ notification }: { notification: NotificationView }) {
+  return (
+    <>
+      <RawBlock
+        title="Body"
+        text={notification.body}
+        testId="notification-body"
+        note={notification.bodyRedacted ? 'It held card data or a secret: shown with those removed.' : 'As received.'}
+      />
+      <div>
+        <Text fw={600} size="sm" mb={4}>
+          Headers
+        </Text>
+        <Table striped verticalSpacing={2} fz="xs" data-testid="notification-headers">
+          <Table.Tbody>
+            {notification.headers.map(([name, value], index) => (
+              <Table.Tr key={`${name}-${index}`}>
+                <Table.Td ff="monospace" w={200}>
+                  {name}
+                </Table.Td>
+                <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                  {value}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+    </>
   );
 }

@@ -1,86 +1,160 @@
-import { Alert, Button, Chip, Grid, Group, Loader, MultiSelect, Select, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Chip, Grid, Group, Loader, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import type { NotificationOutcomeView, NotificationView } from '../../../shared/contract';
-import { NOTIFICATION_EVENTS } from '../../../shared/spec/schemas';
-import { type Column, VirtualTable } from '../../components/VirtualTable';
+import type { NotificationOutcomeView, NotificationSummary, NotificationView } from '../../../shared/contract';
+import { errorMessage } from '../../../shared/error-message';
+import { ContractError } from '../../api/client';
+import { LoadError } from '../../components/LoadError';
+import { eventLabel, NOTIFICATION_EVENTS } from '../../../shared/spec/events';
+import { codeOptions, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
+import { KeysetTable } from '../../components/KeysetTable';
+import { ProfileFilter } from '../../components/ProfileFilter';
+import type { Column } from '../../components/VirtualTable';
+import { PAYIN_STATUS_CATALOGUE, PAYOUT_STATUS_CATALOGUE } from '../../../shared/spec/codes';
 import { navigate } from '../../shell/use-route';
-import { useApi, useProfiles, useStores } from '../../stores/context';
+import { useApi, useStores } from '../../stores/context';
 import { useActiveProfile } from '../playground/use-active-profile';
-import { StatusBadge } from '../transactions/StatusBadge';
-import { formatTime } from '../transactions/format';
+import { EventStatusBadge } from '../transactions/EventStatusBadge';
+import { groupDigits } from '../transactions/format';
+import { CopyValue } from '../../components/CopyValue';
+import { DateTime } from '../../components/DateTime';
 import { NotificationDetail } from './NotificationDetail';
+import { ALL_NOTIFICATIONS, isFiltered, type NotificationQuery } from './notifications-store';
 import { OUTCOMES, OutcomeBadge } from './OutcomeBadge';
 
-const EVENT_SHORT: Record<string, string> = {
-  v2_payin_notification: 'pay-in',
-  v2_tokenization_notification: 'tokenization',
-  v2_payout_notification: 'payout',
-};
-
 // Narrow enough to sit beside the detail panel on a laptop screen; the id is in the detail's title.
-const columns: Column<NotificationView>[] = [
-  { key: 'received', header: 'Received', width: 150, render: (n) => formatTime(n.receivedAt) },
-  { key: 'event', header: 'Event', width: 96, render: (n) => (n.event ? (EVENT_SHORT[n.event] ?? n.event) : <Text span c="dimmed" size="sm">unreadable</Text>) },
-  { key: 'reference', header: 'Reference', width: 'minmax(60px, 1fr)', render: (n) => <span title={[n.transactionRef, n.requestRef].filter(Boolean).join(' · ')}>{n.transactionRef ?? n.requestRef ?? '—'}</span> },
-  { key: 'status', header: 'Status', width: 116, render: (n) => (n.statusCode === null ? '—' : <StatusBadge subject={n.event === 'v2_payout_notification' ? 'payout' : 'payin'} code={n.statusCode} size="xs" />) },
+const columns: Column<NotificationSummary>[] = [
+  { key: 'received', header: 'Received', width: 180, render: (n) => <DateTime iso={n.receivedAt} /> },
+  { key: 'event', header: 'Event', width: 96, render: (n) => (n.event ? eventLabel(n.event) : <Text span c="dimmed" size="sm">unreadable</Text>) },
+  {
+    key: 'reference',
+    header: 'Reference',
+    width: 'minmax(100px, 1fr)',
+    render: (n) => {
+      const reference = n.transactionRef ?? n.requestRef;
+      return reference === null ? '—' : <CopyValue value={reference} label={n.transactionRef !== null ? 'transaction id' : 'reference'} truncate />;
+    },
+  },
+  { key: 'status', header: 'Status', width: 116, render: (n) => (n.statusCode === null ? '—' : <EventStatusBadge event={n.event} code={n.statusCode} size="xs" />) },
   { key: 'answer', header: 'HTTP', width: 52, render: (n) => n.answerStatus, align: 'right' },
   { key: 'outcome', header: 'Outcome', width: 96, render: (n) => <OutcomeBadge outcome={n.outcome} size="xs" /> },
 ];
 
+type Detail = { id: number; version: string; view: NotificationView | null } | { id: number; version: string; error: string };
+
 /**
- * The selected notification: from the loaded pages, else fetched by id for a link to an older one
- * (keyset: the first row below id + 1). undefined while fetching, null when there is none.
+ * The selected notification with its body and headers, from `notifications:get` (lists carry
+ * summaries only): fetched when the selection changes, and again when its listed summary changes
+ * (a push: applied, verified, contradicted), whose facts show at once meanwhile.
  */
-function useNotificationById(id: number | null, loaded: NotificationView | undefined): NotificationView | null | undefined {
+function useNotificationDetail(id: number | null, listed: NotificationSummary | undefined) {
   const api = useApi();
-  const [fetched, setFetched] = useState<{ id: number; view: NotificationView | null } | null>(null);
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const version = listed ? `${listed.outcome}|${listed.processedAt ?? ''}|${listed.detail ?? ''}|${attempt}` : String(attempt);
   useEffect(() => {
-    if (id === null || loaded) return;
+    if (id === null) return;
     let alive = true;
-    api.invoke('notifications:list', { beforeId: id + 1, limit: 1 }).then(
-      (page) => alive && setFetched({ id, view: page.items[0]?.id === id ? page.items[0] : null }),
-      () => alive && setFetched({ id, view: null }),
+    api.invoke('notifications:get', { id }).then(
+      (view) => alive && setDetail({ id, version, view }),
+      (error: unknown) =>
+        alive && setDetail(error instanceof ContractError && error.code === 'not_found' ? { id, version, view: null } : { id, version, error: errorMessage(error) }),
     );
     return () => {
       alive = false;
     };
-  }, [api, id, loaded]);
-  if (id === null) return null;
-  if (loaded) return loaded;
-  return fetched?.id === id ? fetched.view : undefined;
+  }, [api, id, version]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const current = detail?.id === id ? detail : null;
+  const view = current && 'view' in current ? current.view : undefined;
+  return {
+    /** undefined while the first fetch is on its way, null when there is no such notification. */
+    notification: id === null ? null : view && listed ? { ...view, ...listed } : view,
+    error: current && 'error' in current ? current.error : null,
+    retry,
+  };
 }
+
+const STATUS_OPTIONS = codeOptions([...PAYIN_STATUS_CATALOGUE, ...PAYOUT_STATUS_CATALOGUE]);
 
 /** Every notification the listener received, live, with what became of it and a replay. */
 export function WebhooksScreen({ id }: { id: string | null }) {
   const store = useStores().notifications;
-  const { items, filters, loading, loaded, error, nextBeforeId } = useStore(store);
-  // useActiveProfile loads the profiles when none are in yet; the filter lists them all.
+  const query = useStore(store, (state) => state.query) ?? ALL_NOTIFICATIONS;
+  const rows = useStore(store, (state) => state.rows);
+  const loading = useStore(store, (state) => state.loading);
+  const total = useStore(store, (state) => state.total);
+  const counting = useStore(store, (state) => state.counting || (state.loading && state.total === null));
+  const countError = useStore(store, (state) => state.countError);
+  const errorFields = useStore(store, (state) => state.errorFields);
+  // useActiveProfile loads the profiles when none are in yet; the Profile filter lists them all.
   const { profile } = useActiveProfile();
-  const profiles = useProfiles((state) => state.profiles);
   const selectedId = id !== null && /^\d+$/.test(id) ? Number(id) : null;
-  const selected = useNotificationById(
+  const { notification: selected, error: detailError, retry: retryDetail } = useNotificationDetail(
     selectedId,
-    items.find((n) => n.id === selectedId),
+    rows.find((n) => n.id === selectedId),
   );
 
   useEffect(() => {
-    if (!store.getState().loaded) void store.getState().reload();
+    if (store.getState().query === null) void store.getState().show(ALL_NOTIFICATIONS);
   }, [store]);
+
+  // Each change reads the filters the list shows now, so a search committed after a pause never undoes a filter set meanwhile.
+  const setFilters = useCallback((patch: Partial<NotificationQuery>) => void store.getState().show({ ...(store.getState().query ?? ALL_NOTIFICATIONS), ...patch }), [store]);
+  const [search, typeSearch] = useDebouncedSearch(query.search, (value) => setFilters({ search: value }));
+  const open = useCallback((n: NotificationSummary) => navigate('webhooks', { id: n.id }), []);
+  const rowKey = useCallback((n: NotificationSummary) => String(n.id), []);
+  const filtered = isFiltered(query);
 
   return (
     <Stack>
-      <Title order={2}>Webhook inspector</Title>
+      <Group gap="sm" align="baseline">
+        <Title order={2}>Webhook inspector</Title>
+        <Text c="dimmed" data-testid="notifications-total" aria-live="polite" title={countError ?? undefined}>
+          {total !== null ? `${groupDigits(total)} ${total === 1 ? 'notification' : 'notifications'}${filtered ? ' match' : ''}` : counting ? 'Counting…' : countError ? 'Not counted' : ''}
+        </Text>
+      </Group>
       <Text c="dimmed" size="sm">
         Every notification the listener received, newest first, stored raw before it was answered. A notification carries no signature (spec 5, rule 6): what it
         claims is confirmed by a status read.
       </Text>
-      <Group align="flex-end" gap="md">
+      <Group align="flex-end" gap="md" role="search" aria-label="Notification filters">
+        <TextInput
+          label="Search"
+          placeholder="payin_id, payout_id, request_id, merchantReference"
+          title="The start of a payin_id, payout_id, request_id or merchantReference, as written"
+          value={search}
+          onChange={(event) => typeSearch(event.currentTarget.value)}
+          error={errorFields.search}
+          w={380}
+        />
+        <MultiSelect
+          label="Status"
+          placeholder={query.statusCodes.length === 0 ? 'Any status' : undefined}
+          data={withChosen(STATUS_OPTIONS, query.statusCodes)}
+          value={query.statusCodes}
+          onChange={(value) => setFilters({ statusCodes: value })}
+          searchable
+          clearable
+          w={240}
+          comboboxProps={{ width: 360, position: 'bottom-start' }}
+          error={errorFields.statusCodes}
+        />
+        <MultiSelect
+          label="Event"
+          placeholder={query.events.length === 0 ? 'All events' : undefined}
+          data={NOTIFICATION_EVENTS.map((event) => ({ value: event, label: event }))}
+          value={query.events}
+          onChange={(value) => setFilters({ events: value })}
+          clearable
+          w={300}
+        />
+        <ProfileFilter value={query.profileId} onChange={(profileId) => setFilters({ profileId })} w={220} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="outcome-filter-label">
             Outcome
           </Text>
-          <Chip.Group multiple value={filters.outcomes} onChange={(value) => void store.getState().setFilters({ ...filters, outcomes: value as NotificationOutcomeView[] })}>
+          <Chip.Group multiple value={query.outcomes} onChange={(value) => setFilters({ outcomes: value as NotificationOutcomeView[] })}>
             <Group gap={6} role="group" aria-labelledby="outcome-filter-label">
               {OUTCOMES.map((outcome) => (
                 <Chip key={outcome} value={outcome} size="xs">
@@ -90,48 +164,28 @@ export function WebhooksScreen({ id }: { id: string | null }) {
             </Group>
           </Chip.Group>
         </Stack>
-        <Select
-          label="Profile"
-          placeholder="All profiles"
-          clearable
-          value={filters.profileId}
-          onChange={(value) => void store.getState().setFilters({ ...filters, profileId: value })}
-          data={(profiles ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          w={220}
-        />
-        <MultiSelect
-          label="Event"
-          placeholder={filters.events.length === 0 ? 'All events' : undefined}
-          data={NOTIFICATION_EVENTS.map((event) => ({ value: event, label: event }))}
-          value={filters.events}
-          onChange={(value) => void store.getState().setFilters({ ...filters, events: value })}
-          clearable
-          w={340}
-        />
-        <Button variant="default" onClick={() => void store.getState().reload()} loading={loading && loaded}>
+        {filtered && (
+          <Button variant="subtle" onClick={() => void store.getState().show(ALL_NOTIFICATIONS)}>
+            Clear filters
+          </Button>
+        )}
+        <Button variant="default" onClick={() => void store.getState().refresh()} disabled={loading}>
           Refresh
         </Button>
       </Group>
-      {error && (
-        <Alert color="red" title="Could not load notifications">
-          {error}
-        </Alert>
-      )}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: selectedId !== null ? 7 : 12 }}>
-          <VirtualTable
+          <KeysetTable
+            store={store}
             label="Notifications"
             columns={columns}
-            rows={items}
-            rowKey={(n) => String(n.id)}
-            onOpen={(n) => navigate('webhooks', { id: n.id })}
-            onEndReached={() => void store.getState().loadMore()}
-            hasMore={nextBeforeId !== null}
-            loading={loading}
-            height="calc(100vh - 330px)"
+            rowKey={rowKey}
+            onOpen={open}
+            errorTitle="The notifications could not be loaded"
+            height="calc(100vh - 360px)"
             empty={
               <Text c="dimmed" size="sm">
-                {filters.outcomes.length > 0 || filters.events.length > 0 || filters.profileId !== null
+                {filtered
                   ? 'No notification matches these filters.'
                   : `No notification received yet. The gateway posts them to ${profile?.notificationUrl ?? "the profile's notification URL"}.`}
               </Text>
@@ -145,12 +199,18 @@ export function WebhooksScreen({ id }: { id: string | null }) {
         )}
         {selected === undefined && (
           <Grid.Col span={{ base: 12, lg: 5 }}>
-            <Loader size="xs" aria-label="Loading the notification" />
+            {detailError ? (
+              <LoadError title={`Notification #${selectedId} could not be read`} message={detailError} onRetry={retryDetail} />
+            ) : (
+              <Loader size="xs" aria-label="Loading the notification" />
+            )}
           </Grid.Col>
         )}
         {selected === null && selectedId !== null && (
           <Grid.Col span={{ base: 12, lg: 5 }}>
-            <Alert color="yellow">There is no notification #{selectedId}.</Alert>
+            <Alert color="yellow">
+              There is no notification #{selectedId}. Malformed notifications beyond the profile&apos;s retention rule (Settings) are deleted.
+            </Alert>
           </Grid.Col>
         )}
       </Grid>

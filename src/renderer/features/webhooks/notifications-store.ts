@@ -1,114 +1,67 @@
-// The webhook inspector's list: keyset pages of received notifications (newest first) under the
-// chosen filters, kept live by the notification push: a new one that fits the filters appears at
-// the top, a changed one (applied, verified, contradicted) is updated in place.
-import { createStore } from 'zustand/vanilla';
-import type { NotificationOutcomeView, NotificationView } from '../../../shared/contract';
+// The webhook inspector's list: a keyset list store (stores/keyset-list.ts) paged by notification
+// id, newest first, under filters that combine (outcome, event, status, profile, reference search),
+// its total counted apart once the first page is shown, kept live by the notification push: a new
+// one that fits the filters appears at the top, a changed one (applied, verified, contradicted) is
+// updated in place, or leaves when its new outcome no longer fits.
+import type { NotificationFilters, NotificationOutcomeView, NotificationSummary } from '../../../shared/contract';
 import type { ApiClient } from '../../api/client';
-import { errorMessage } from '../../../shared/error-message';
+import { createKeysetListStore, type KeysetListStore } from '../../stores/keyset-list';
 
-export interface NotificationFilters {
+export interface NotificationQuery {
   outcomes: NotificationOutcomeView[];
   events: string[];
+  /** status_code as the notification carries it (200, P200). */
+  statusCodes: string[];
   /** One profile's notifications (a sandbox apart from live, say); null: every profile. */
   profileId: string | null;
+  /** The start of payin_id / payout_id or request_id / merchantReference, as written; '' for none. */
+  search: string;
 }
 
-export interface NotificationsState {
-  filters: NotificationFilters;
-  items: NotificationView[];
-  nextBeforeId: number | null;
-  loading: boolean;
-  loaded: boolean;
-  error: string | null;
-  setFilters(filters: NotificationFilters): Promise<void>;
-  reload(): Promise<void>;
-  loadMore(): Promise<void>;
-  /** Puts a notification the user just produced (a replay) into the list without waiting for the push. */
-  upsert(notification: NotificationView): void;
-}
+export const ALL_NOTIFICATIONS: NotificationQuery = { outcomes: [], events: [], statusCodes: [], profileId: null, search: '' };
 
 const PAGE = 100;
 
-function fits(n: NotificationView, filters: NotificationFilters): boolean {
+/** The query as the contract's filters: only those given. */
+export function notificationFilters(query: NotificationQuery): NotificationFilters {
+  return {
+    ...(query.outcomes.length > 0 ? { outcomes: query.outcomes } : {}),
+    ...(query.events.length > 0 ? { events: query.events } : {}),
+    ...(query.statusCodes.length > 0 ? { statusCodes: query.statusCodes } : {}),
+    ...(query.profileId !== null ? { profileId: query.profileId } : {}),
+    ...(query.search !== '' ? { search: query.search } : {}),
+  };
+}
+
+export const isFiltered = (query: NotificationQuery) => Object.keys(notificationFilters(query)).length > 0;
+
+/** Whether a notification belongs in the list: the rules main applies (notifications repository). */
+export function matchesNotification(query: NotificationQuery, n: NotificationSummary): boolean {
   return (
-    (filters.outcomes.length === 0 || filters.outcomes.includes(n.outcome)) &&
-    (filters.events.length === 0 || (n.event !== null && filters.events.includes(n.event))) &&
-    (filters.profileId === null || n.profileId === filters.profileId)
+    (query.outcomes.length === 0 || query.outcomes.includes(n.outcome)) &&
+    (query.events.length === 0 || (n.event !== null && query.events.includes(n.event))) &&
+    (query.statusCodes.length === 0 || (n.statusCode !== null && query.statusCodes.includes(n.statusCode))) &&
+    (query.profileId === null || n.profileId === query.profileId) &&
+    (query.search === '' || [n.transactionRef, n.requestRef].some((reference) => reference?.startsWith(query.search)))
   );
 }
 
 export function createNotificationsStore(api: ApiClient) {
-  // Answers of an older filter choice are dropped, so a slow page never lands under new filters.
-  let generation = 0;
-  const store = createStore<NotificationsState>()((set, get) => {
-    const fetchPage = async (beforeId: number | null) => {
-      const mine = generation;
-      const { filters } = get();
-      set({ loading: true, error: null });
-      try {
-        const page = await api.invoke('notifications:list', {
-          ...(filters.outcomes.length > 0 ? { outcomes: filters.outcomes } : {}),
-          ...(filters.events.length > 0 ? { events: filters.events } : {}),
-          ...(filters.profileId !== null ? { profileId: filters.profileId } : {}),
-          beforeId,
-          limit: PAGE,
-        });
-        if (mine !== generation) return;
-        set((state) => {
-          const seen = new Set(beforeId === null ? [] : state.items.map((n) => n.id));
-          const items = beforeId === null ? page.items : [...state.items, ...page.items.filter((n) => !seen.has(n.id))];
-          return { items, nextBeforeId: page.nextBeforeId, loading: false, loaded: true };
-        });
-      } catch (error) {
-        if (mine === generation) set({ loading: false, error: errorMessage(error) });
-      }
-    };
-    return {
-      filters: { outcomes: [], events: [], profileId: null },
-      items: [],
-      nextBeforeId: null,
-      loading: false,
-      loaded: false,
-      error: null,
-      async setFilters(filters) {
-        generation++;
-        set({ filters, items: [], nextBeforeId: null, loaded: false });
-        await fetchPage(null);
-      },
-      async reload() {
-        generation++;
-        await fetchPage(null);
-      },
-      async loadMore() {
-        const { nextBeforeId, loading } = get();
-        if (nextBeforeId === null || loading) return;
-        await fetchPage(nextBeforeId);
-      },
-      upsert(notification) {
-        set((state) => place(state, notification));
-      },
-    };
+  return createKeysetListStore<NotificationQuery, NotificationSummary, number>({
+    list: async (query, beforeId) => {
+      const page = await api.invoke('notifications:list', { ...notificationFilters(query), beforeId, limit: PAGE });
+      return { items: page.items, next: page.nextBeforeId };
+    },
+    count: async (query) => (await api.invoke('notifications:count', notificationFilters(query))).total,
+    push: (listener) => api.on('notifications:notification-changed', listener),
+    matches: matchesNotification,
+    key: (n) => n.id,
+    compare: (_query, a, b) => b.id - a.id,
+    // A summary processed before the one held (a push that waited while a later page was read) is not put back over it.
+    fresher: (next, held) => held.processedAt === null || (next.processedAt !== null && next.processedAt >= held.processedAt),
+    // Only the outcome changes after a notification is stored (pending → applied, an orphan applied later).
+    volatile: (query) => query.outcomes.length > 0,
   });
-
-  api.on('notifications:notification-changed', (notification) => store.setState((state) => place(state, notification)));
-  return store;
 }
 
-/** Updates a listed notification in place, or inserts a new one that fits the filters in id order. */
-function place(state: NotificationsState, notification: NotificationView): Partial<NotificationsState> {
-  const index = state.items.findIndex((n) => n.id === notification.id);
-  if (index >= 0) {
-    const items = state.items.slice();
-    items[index] = notification;
-    return { items };
-  }
-  if (!state.loaded || !fits(notification, state.filters)) return {};
-  // Older than the loaded window: it will come with the next page.
-  const oldest = state.items.at(-1);
-  if (oldest && state.nextBeforeId !== null && notification.id < oldest.id) return {};
-  const newest = state.items[0];
-  const items = newest === undefined || notification.id > newest.id ? [notification, ...state.items] : [...state.items, notification].sort((a, b) => b.id - a.id);
-  return { items };
-}
-
-export type NotificationsStore = ReturnType<typeof createNotificationsStore>;
+export type NotificationsStore = KeysetListStore<NotificationQuery, NotificationSummary, number>;

@@ -1,0 +1,161 @@
+// How the processes on one ledger share its background work (docs/team.md, "Several instances").
+// On PostgreSQL, session advisory locks on a connection of this process's own (engine/dedicated.ts):
+//   - lead(role): one instance at a time leads a loop (the recovery of dead instances' work); the
+//     others try again every `retryMs`, so when the leader dies (its connection closes, its locks
+//     go with it) another one leads within that time;
+//   - exclusive(name, fn): a run that must not happen twice at once across the instances (a sweep,
+//     a retention run) runs only where the lock is free, else not at all.
+// On SQLite the desk is the only process: it leads at once, for good, and a run is exclusive within it.
+import type { Logger } from '../logger';
+import { DedicatedConnection } from './engine/dedicated';
+import { PostgresEngine } from './engine/postgres';
+import type { LedgerEngine } from './engine/types';
+
+export type LeaderRole = 'recovery';
+export type ExclusiveRun = 'sweep' | 'retention';
+
+/** Fixed forever, apart from the transaction locks' keys (engine/postgres.ts). */
+const SESSION_LOCK_KEYS: Record<LeaderRole | ExclusiveRun, number> = { recovery: 0x5061_7911, sweep: 0x5061_7912, retention: 0x5061_7913 };
+
+export interface LeaderHooks {
+  /** This instance leads now (awaited; a failure is logged). */
+  lead: () => Promise<void>;
+  /** ...and no longer (its connection dropped). */
+  lost: () => void;
+}
+
+export type ExclusiveResult<T> = { ran: true; value: T } | { ran: false };
+
+export interface Cluster {
+  /** Leads `role` whenever this instance can; resolves after the first try (and its lead, when it won). */
+  lead(role: LeaderRole, hooks: LeaderHooks): Promise<void>;
+  /** Runs fn unless a run of `name` is under way, here or in another instance. */
+  exclusive<T>(name: ExclusiveRun, fn: () => Promise<T>): Promise<ExclusiveResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  log: Logger;
+  /** How often an instance that does not lead tries again. Default 2 s. */
+  retryMs?: number;
+}
+
+export function openCluster(ledger: LedgerEngine, options: ClusterOptions): Cluster {
+  return ledger instanceof PostgresEngine ? new AdvisoryCluster(ledger, options) : soleCluster(options.log);
+}
+
+/** A cluster of this process alone: a desk's, and a service's tests that are not about instances. */
+export function soleCluster(log: Logger): Cluster {
+  return new SoleCluster(log);
+}
+
+/** Runs of this process under way, by name: a session advisory lock is re-entrant, so it cannot tell. */
+class LocalRuns {
+  private readonly running = new Set<ExclusiveRun>();
+
+  async run<T>(name: ExclusiveRun, fn: () => Promise<T>, around: (inner: () => Promise<T>) => Promise<ExclusiveResult<T>>): Promise<ExclusiveResult<T>> {
+    if (this.running.has(name)) return { ran: false };
+    this.running.add(name);
+    try {
+      return await around(fn);
+    } finally {
+      this.running.delete(name);
+    }
+  }
+}
+
+class SoleCluster implements Cluster {
+  private readonly runs = new LocalRuns();
+
+  constructor(private readonly log: Logger) {}
+
+  async lead(role: LeaderRole, hooks: LeaderHooks): Promise<void> {
+    await hooks.lead().catch((error: unknown) => this.log.error(`leading ${role} failed`, error));
+  }
+
+  exclusive<T>(name: ExclusiveRun, fn: () => Promise<T>): Promise<ExclusiveResult<T>> {
+    return this.runs.run(name, fn, async (inner) => ({ ran: true, value: await inner() }));
+  }
+
+  async close(): Promise<void> {}
+}
+
+class AdvisoryCluster implements Cluster {
+  private readonly connection: DedicatedConnection;
+  private readonly roles = new Map<LeaderRole, { hooks: LeaderHooks; held: boolean }>();
+  private readonly runs = new LocalRuns();
+  private readonly timer: NodeJS.Timeout;
+  private trying: Promise<void> = Promise.resolve();
+
+  constructor(
+    engine: PostgresEngine,
+    private readonly options: ClusterOptions,
+  ) {
+    this.connection = new DedicatedConnection({
+      config: engine.connectionConfig,
+      purpose: 'leadership',
+      log: options.log,
+      up: async () => {},
+      down: () => this.lostAll(),
+    });
+    this.timer = setInterval(() => void this.tryAll(), options.retryMs ?? 2_000);
+    this.timer.unref();
+  }
+
+  async lead(role: LeaderRole, hooks: LeaderHooks): Promise<void> {
+    this.roles.set(role, { hooks, held: false });
+    await this.connection.start();
+    await this.tryAll();
+  }
+
+  exclusive<T>(name: ExclusiveRun, fn: () => Promise<T>): Promise<ExclusiveResult<T>> {
+    return this.runs.run(name, fn, async (inner) => {
+      await this.connection.start();
+      if (!(await this.tryLock(name))) return { ran: false };
+      try {
+        return { ran: true, value: await inner() };
+      } finally {
+        await this.connection.query('SELECT pg_advisory_unlock($1)', [SESSION_LOCK_KEYS[name]]).catch(() => undefined); // a dropped connection released it already
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.trying;
+    this.roles.clear();
+    await this.connection.close();
+  }
+
+  /** One try at a time: every role this instance does not lead yet. */
+  private tryAll(): Promise<void> {
+    this.trying = this.trying.then(async () => {
+      for (const [role, state] of this.roles) {
+        if (state.held || !(await this.tryLock(role)) || !this.connection.connected) continue;
+        state.held = true;
+        this.options.log.info(`this instance leads ${role}`);
+        await state.hooks.lead().catch((error: unknown) => this.options.log.error(`leading ${role} failed`, error));
+      }
+    });
+    return this.trying;
+  }
+
+  private async tryLock(name: LeaderRole | ExclusiveRun): Promise<boolean> {
+    if (!this.connection.connected) return false;
+    try {
+      const [row] = await this.connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SESSION_LOCK_KEYS[name]]);
+      return row?.locked === true;
+    } catch {
+      return false; // the connection dropped meanwhile: down() says so, and the next try reconnects
+    }
+  }
+
+  private lostAll(): void {
+    for (const [role, state] of this.roles) {
+      if (!state.held) continue;
+      state.held = false;
+      this.options.log.warn(`this instance no longer leads ${role}`);
+      state.hooks.lost();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// The PostgreSQL engine: node-postgres (`pg`), pooled. Why pg: the most used and longest kept
+// PostgreSQL driver for Node, plain JavaScript (no native build), a pool and transactions on one
+// checked-out client, and it takes statement text plus values, which lets the ledger keep one text
+// per statement for both engines (placeholders.ts). Integers come back as numbers (ids and counts
+// stay far below 2^53); NUMERIC stays text, so no amount ever passes through a float.
+import pg from 'pg';
+import { numbered } from './placeholders';
+import type { LedgerEngine, LedgerLock, SqlParams } from './types';
+import { currentTransaction, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
+
+const INT8 = 20;
+
+/** Stable keys for pg_advisory_xact_lock, one per named lock (arbitrary, fixed forever). */
+const LOCK_KEYS: Record<LedgerLock, number> = { migrations: 0x5061_7901, audit: 0x5061_7902, applier: 0x5061_7903, batch: 0x5061_7904 };
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return (value: string) => toSafeNumber(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+function toSafeNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number)) throw new Error(`A ledger integer does not fit in a JavaScript number: ${value}`);
+  return number;
+}
+
+type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+async function query<T>(on: Queryable, sql: string, params: SqlParams | undefined): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  const { text, values } = numbered(sql, params);
+  return on.query<T & pg.QueryResultRow>(text, values);
+}
+
+interface PostgresTransaction extends OpenTransaction {
+  client: pg.PoolClient;
+}
+
+export class PostgresEngine implements LedgerEngine {
+  readonly engine = 'postgres' as const;
+
+  constructor(
+    readonly pool: pg.Pool,
+    readonly location: string,
+    /** The pool's settings, for a connection of its own (engine/dedicated.ts). */
+    readonly connectionConfig: pg.ClientConfig = {},
+  ) {}
+
+  static create(connectionString: string, location: string, max = 10): PostgresEngine {
+    const connectionConfig: pg.ClientConfig = { connectionString, types, connectionTimeoutMillis: 10_000, application_name: 'paydesk' };
+    const pool = new pg.Pool({ ...connectionConfig, max });
+    // An idle client whose server went away emits here; the pool drops it and the next query reconnects.
+    pool.on('error', () => undefined);
+    return new PostgresEngine(pool, location, connectionConfig);
+  }
+
+  /** The client of the transaction the caller runs in, else the pool (each statement its own transaction). */
+  private target(): Queryable {
+    return currentTransaction<PostgresTransaction>(this)?.client ?? this.pool;
+  }
+
+  async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
+    return (await query<T>(this.target(), sql, params)).rows;
+  }
+
+  async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return (await query<T>(this.target(), sql, params)).rows[0];
+  }
+
+  async run(sql: string, params?: SqlParams): Promise<number> {
+    return (await query(this.target(), sql, params)).rowCount ?? 0;
+  }
+
+  async lock(name: LedgerLock): Promise<void> {
+    const tx = currentTransaction<PostgresTransaction>(this);
+    if (!tx) throw new Error(`The ${name} lock is held for a transaction: take it inside a transaction`);
+    await tx.client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEYS[name]]);
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const open = currentTransaction<PostgresTransaction>(this);
+    if (open) return savepoint(open, (sql) => open.client.query(sql), fn);
+    const client = await this.pool.connect();
+    const tx: PostgresTransaction = { owner: this, open: true, depth: 0, client };
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await runInTransaction(tx, fn);
+      tx.open = false;
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      tx.open = false;
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollback) {
+        broken = rollback as Error;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

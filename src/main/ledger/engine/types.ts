@@ -1,0 +1,43 @@
+// The one interface every repository talks to, whichever engine holds the ledger. Statements are
+// written once, in the SQL both engines accept, with `?` (positional) or `@name` (named)
+// placeholders; where the dialects differ, a repository asks `sql.engine` and writes each.
+//
+// Units of work: `transaction(fn)` runs fn in one transaction, and every statement issued while
+// fn runs (in its async context, whichever repository issues it) is part of it: repositories and
+// services keep calling the same objects inside and outside a transaction. A transaction inside
+// another is a savepoint: its failure undoes its own writes and leaves the outer one usable
+// (PostgreSQL aborts a whole transaction on an error otherwise); the outer one commits once.
+export type SqlValue = string | number | bigint | null | Buffer;
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/**
+ * Names of the locks a transaction can take on PostgreSQL (pg_advisory_xact_lock), released at its
+ * end. On SQLite a write transaction already holds the one database lock, so they cost nothing.
+ */
+export type LedgerLock = 'audit' | 'applier' | 'migrations' | 'batch';
+
+export interface Sql {
+  readonly engine: EngineKind;
+  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  /** Runs a write; resolves with the number of rows it changed. */
+  run(sql: string, params?: SqlParams): Promise<number>;
+  /** Runs `fn` as one transaction (a savepoint inside another): committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Takes a named lock until the end of the current transaction (PostgreSQL; nothing to take on SQLite). */
+  lock(name: LedgerLock): Promise<void>;
+}
+
+export interface LedgerEngine extends Sql {
+  /** Where the ledger lives, for people: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+/** A unique constraint refused a write, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

@@ -1,0 +1,355 @@
+// Payout batches and their items (migration 0007). Items move forward only (a trigger refuses
+// anything else); the key of an item's attempt is written in the transaction that prepares the
+// attempt (markPrepared, called from the submitter's hook).
+import type { BatchItemState, BatchState, EnvironmentKind } from '../../../shared/contract';
+import type { Sql } from '../engine/types';
+import { isoTime, systemClock, type Clock } from '../support';
+import { notHeldBy } from './instances';
+import { cursorNumber, placeholders, toPage, type PageAfter, type Page } from './page';
+
+export interface BatchRecord {
+  id: number;
+  profileId: string;
+  environment: EnvironmentKind;
+  fileName: string;
+  state: BatchState;
+  declaredRows: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface BatchItemRecord {
+  id: number;
+  batchId: number;
+  line: number;
+  merchantReference: string;
+  method: string;
+  amount: string;
+  currency: string;
+  beneficiary: string;
+  destination: string;
+  /** JSON of the payout form (BatchRowForm with its merchantReference). */
+  form: string;
+  state: BatchItemState;
+  idempotencyKey: string | null;
+  payoutRowId: number | null;
+  error: string | null;
+  updatedAt: string;
+}
+
+export interface ItemWithPayout extends BatchItemRecord {
+  payoutId: string | null;
+  statusCode: string | null;
+  final: boolean;
+}
+
+export type NewBatchItem = Pick<BatchItemRecord, 'line' | 'merchantReference' | 'method' | 'amount' | 'currency' | 'beneficiary' | 'destination' | 'form'>;
+
+interface BatchRow {
+  id: number;
+  profile_id: string;
+  environment: EnvironmentKind;
+  file_name: string;
+  state: BatchState;
+  declared_rows: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface ItemRow {
+  id: number;
+  batch_id: number;
+  line: number;
+  merchant_reference: string;
+  method: string;
+  amount: string;
+  currency: string;
+  beneficiary: string;
+  destination: string;
+  form: string;
+  state: BatchItemState;
+  idempotency_key: string | null;
+  payout_row_id: number | null;
+  error: string | null;
+  updated_at: string;
+}
+
+const toBatch = (r: BatchRow): BatchRecord => ({
+  id: r.id,
+  profileId: r.profile_id,
+  environment: r.environment,
+  fileName: r.file_name,
+  state: r.state,
+  declaredRows: r.declared_rows,
+  lastError: r.last_error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+});
+
+const toItem = (r: ItemRow): BatchItemRecord => ({
+  id: r.id,
+  batchId: r.batch_id,
+  line: r.line,
+  merchantReference: r.merchant_reference,
+  method: r.method,
+  amount: r.amount,
+  currency: r.currency,
+  beneficiary: r.beneficiary,
+  destination: r.destination,
+  form: r.form,
+  state: r.state,
+  idempotencyKey: r.idempotency_key,
+  payoutRowId: r.payout_row_id,
+  error: r.error,
+  updatedAt: r.updated_at,
+});
+
+export const ITEM_STATES: readonly BatchItemState[] = ['pending', 'sending', 'sent', 'refused', 'unknown', 'cancelled'];
+
+export class BatchesRepository {
+  /** A running batch calls these for every item. */
+
+  /**
+   * @param instance the instance (this process, repositories/instances.ts) recorded as the one
+   * that fills a draft or runs a batch (run_by): recovery takes over only a dead instance's batches.
+   */
+  constructor(
+    private readonly db: Sql,
+    private readonly now: Clock = systemClock,
+    private readonly instance: string | null = null,
+  ) {
+  }
+
+
+  private at(): string {
+    return isoTime(this.now());
+  }
+
+  async createDraft(input: { profileId: string; environment: EnvironmentKind; fileName: string; declaredRows: number }): Promise<BatchRecord> {
+    const at = this.at();
+    const row = (await this.db.get("INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?) RETURNING *", [input.profileId, input.environment, input.fileName, input.declaredRows, at, at])) as BatchRow;
+    return toBatch(row);
+  }
+
+  async batch(id: number): Promise<BatchRecord | undefined> {
+    const row = (await this.db.get('SELECT * FROM batches WHERE id = ?', [id])) as BatchRow | undefined;
+    return row && toBatch(row);
+  }
+
+  /**
+   * Inside a transaction: the batch, its row locked on PostgreSQL until the transaction ends,
+   * shared by the runner's claims ('claim') and exclusive for a change of state ('change'). So a
+   * pause, resume or cancel waits for the claims in progress to commit, and a claim after it reads
+   * the new state: a paused batch claims nothing more, in this process or another. (On SQLite the
+   * write transaction already keeps every other one out.)
+   */
+  async lockedBatch(id: number, purpose: 'claim' | 'change'): Promise<BatchRecord | undefined> {
+    const lock = this.db.engine !== 'postgres' ? '' : purpose === 'claim' ? ' FOR SHARE' : ' FOR UPDATE';
+    const row = (await this.db.get(`SELECT * FROM batches WHERE id = ?${lock}`, [id])) as BatchRow | undefined;
+    return row && toBatch(row);
+  }
+
+  /** Started batches, newest first, keyset on id. */
+  async page(request: PageAfter): Promise<Page<BatchRecord>> {
+    const rows = (await this.db.all("SELECT * FROM batches WHERE id < ? AND state <> 'draft' ORDER BY id DESC LIMIT ?", [cursorNumber(request.cursor) ?? Number.MAX_SAFE_INTEGER,
+      request.limit + 1,])) as BatchRow[];
+    return toPage(rows.map(toBatch), request.limit, (batch) => [batch.id]);
+  }
+
+  async setState(id: number, state: BatchState, extra: { lastError?: string | null; started?: boolean; finished?: boolean } = {}): Promise<void> {
+    const at = this.at();
+    await this.db.run(`UPDATE batches SET state = ?, updated_at = ?, last_error = CASE WHEN ? = 1 THEN ? ELSE last_error END,
+         started_at = CASE WHEN ? = 1 THEN coalesce(started_at, ?) ELSE started_at END,
+         finished_at = CASE WHEN ? = 1 THEN ? ELSE NULL END
+       WHERE id = ?`, [state, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id]);
+  }
+
+  /** This instance fills the draft, or runs the batch (a start or a resume): it is its to go on with, or to leave to the next start. */
+  async runHere(id: number): Promise<void> {
+    await this.db.run('UPDATE batches SET run_by = ? WHERE id = ?', [this.instance, id]);
+  }
+
+  /**
+   * Batches to pick up: running ones, and any with an item whose attempt may have left, that no
+   * instance of `alive` runs. Each becomes this instance's (a compare-and-set: two instances
+   * taking over the same dead one take each batch once; on PostgreSQL the rows are locked in id
+   * order first, so two takers wait for each other instead of deadlocking). Returns their ids.
+   */
+  async takeOver(alive: readonly string[]): Promise<number[]> {
+    const free = notHeldBy('run_by', alive);
+    const lock = this.db.engine === 'postgres' ? ' FOR UPDATE' : '';
+    const rows = await this.db.all<{ id: number }>(
+      `UPDATE batches SET run_by = ?
+       WHERE id IN (SELECT id FROM batches WHERE (state = 'running' OR id IN (SELECT batch_id FROM batch_items WHERE state = 'sending')) AND ${free.sql} ORDER BY id${lock}) AND ${free.sql}
+       RETURNING id`,
+      [this.instance, ...free.params, ...free.params],
+    );
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  /** The batches this instance runs that are open (running, or an item whose attempt may have left). */
+  async runHereOpen(): Promise<number[]> {
+    const rows = (await this.db.all("SELECT id FROM batches WHERE run_by IS NOT DISTINCT FROM ? AND (state = 'running' OR id IN (SELECT batch_id FROM batch_items WHERE state = 'sending')) ORDER BY id", [this.instance])) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Drafts no instance of `alive` is filling (an upload its instance never finished). */
+  async drafts(alive: readonly string[]): Promise<{ id: number; profileId: string }[]> {
+    const free = notHeldBy('run_by', alive);
+    return ((await this.db.all(`SELECT id, profile_id FROM batches WHERE state = 'draft' AND ${free.sql}`, free.params)) as { id: number; profile_id: string }[]).map((r) => ({ id: Number(r.id), profileId: r.profile_id }));
+  }
+
+  /** A draft's rows go with it; nothing of a draft was ever sent. */
+  async deleteDraft(id: number): Promise<boolean> {
+    return this.db.transaction(async () => {
+      if ((await this.batch(id))?.state !== 'draft') return false;
+      await this.db.run('DELETE FROM batch_items WHERE batch_id = ?', [id]);
+      await this.db.run('DELETE FROM batches WHERE id = ?', [id]);
+      return true;
+    });
+  }
+
+  async addItems(batchId: number, items: readonly NewBatchItem[]): Promise<void> {
+    const at = this.at();
+    const insert = `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, state, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`;
+    for (const item of items) {
+      await this.db.run(insert, [batchId, item.line, item.merchantReference, item.method, item.amount, item.currency, item.beneficiary, item.destination, item.form, at]);
+    }
+  }
+
+  async itemCount(batchId: number): Promise<number> {
+    return ((await this.db.get('SELECT count(*) AS n FROM batch_items WHERE batch_id = ?', [batchId])) as { n: number }).n;
+  }
+
+  async hasLine(batchId: number, line: number): Promise<boolean> {
+    return (await this.db.get('SELECT 1 FROM batch_items WHERE batch_id = ? AND line = ?', [batchId, line])) !== undefined;
+  }
+
+  async hasReference(batchId: number, merchantReference: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 FROM batch_items WHERE batch_id = ? AND merchant_reference = ?', [batchId, merchantReference])) !== undefined;
+  }
+
+  async item(id: number): Promise<BatchItemRecord | undefined> {
+    const row = (await this.db.get('SELECT * FROM batch_items WHERE id = ?', [id])) as ItemRow | undefined;
+    return row && toItem(row);
+  }
+
+  async counts(batchId: number): Promise<Record<BatchItemState, number>> {
+    const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<BatchItemState, number>;
+    for (const row of (await this.db.all('SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state', [batchId])) as { state: BatchItemState; n: number }[]) {
+      counts[row.state] = row.n;
+    }
+    return counts;
+  }
+
+  /** Of the items the gateway accepted: final success, final failure, not final yet (and of those, claimed by a notification, not yet confirmed by a status read). */
+  async outcomes(batchId: number): Promise<{ paid: number; failed: number; processing: number; awaitingVerification: number }> {
+    const row = (await this.db.get(`SELECT coalesce(sum(CASE WHEN p.final = 1 AND p.status_code = 'P200' THEN 1 ELSE 0 END), 0) AS paid,
+              coalesce(sum(CASE WHEN p.final = 1 AND p.status_code <> 'P200' THEN 1 ELSE 0 END), 0) AS failed,
+              coalesce(sum(CASE WHEN p.final = 0 THEN 1 ELSE 0 END), 0) AS processing,
+              coalesce(sum(CASE WHEN p.final = 0 AND p.claim_state = 'unverified' THEN 1 ELSE 0 END), 0) AS "awaitingVerification"
+       FROM batch_items i JOIN payouts p ON p.id = i.payout_row_id
+       WHERE i.batch_id = ? AND i.state = 'sent'`, [batchId])) as { paid: number; failed: number; processing: number; awaitingVerification: number };
+    return row;
+  }
+
+  /** Every item's currency and amount (for the exact per-currency totals). */
+  async amounts(batchId: number): Promise<{ currency: string; amount: string }[]> {
+    return (await this.db.all('SELECT currency, amount FROM batch_items WHERE batch_id = ?', [batchId])) as { currency: string; amount: string }[];
+  }
+
+  /**
+   * The next open items (sending, unknown: the attempt may have left) to settle under their keys,
+   * by line, skipping those in `exclude` (being worked on). An item whose attempt is still
+   * "sending" is not one: its request is in flight in the process that claimed it (on PostgreSQL,
+   * another process running the batch), which records it; a crash's leftovers are "unknown" by
+   * then (start-up recovery moves interrupted attempts before batches resume).
+   */
+  async nextOpen(batchId: number, exclude: ReadonlySet<number>, limit = 16): Promise<BatchItemRecord[]> {
+    const rows = (await this.db.all(`SELECT i.* FROM batch_items i LEFT JOIN attempts a ON a.idempotency_key = i.idempotency_key
+       WHERE i.batch_id = ? AND i.state IN ('sending', 'unknown') AND (a.state IS NULL OR a.state <> 'sending')
+       ORDER BY i.line LIMIT ?`, [batchId, limit + exclude.size])) as ItemRow[];
+    return rows.filter((r) => !exclude.has(r.id)).slice(0, limit).map(toItem);
+  }
+
+  /**
+   * Inside the transaction that claims it: the first pending item by line that this process's
+   * workers do not hold (`held`). On PostgreSQL its row is locked until that transaction ends and
+   * rows other transactions hold are passed by (FOR UPDATE SKIP LOCKED, on the one row returned),
+   * so two processes running one batch never claim the same item; on SQLite the write transaction
+   * already keeps every other one out.
+   */
+  async nextToClaim(batchId: number, held: ReadonlySet<number>): Promise<BatchItemRecord | undefined> {
+    const ids = [...held];
+    const notHeld = ids.length > 0 ? ` AND id NOT IN (${placeholders(ids)})` : '';
+    const lock = this.db.engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const row = await this.db.get<ItemRow>(`SELECT * FROM batch_items WHERE batch_id = ? AND state = 'pending'${notHeld} ORDER BY line LIMIT 1${lock}`, [batchId, ...ids]);
+    return row && toItem(row);
+  }
+
+  /** Inside the prepare transaction: the item takes its attempt's key and payout row. */
+  async markPrepared(itemId: number, key: string, payoutRowId: number): Promise<void> {
+    const changed = (await this.db.run("UPDATE batch_items SET state = 'sending', idempotency_key = ?, payout_row_id = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'pending'", [key, payoutRowId, this.at(), itemId]));
+    if (changed !== 1) throw new Error(`batch item ${itemId} is no longer pending`);
+  }
+
+  /** An item whose send failed before its answer was recorded: "unknown", unless it was settled meanwhile. */
+  async markUnknownIfSending(itemId: number, error: string): Promise<void> {
+    await this.db.run("UPDATE batch_items SET state = 'unknown', error = ?, updated_at = ? WHERE id = ? AND state = 'sending'", [error, this.at(), itemId]);
+  }
+
+  async settle(itemId: number, state: Exclude<BatchItemState, 'pending' | 'sending'>, error: string | null): Promise<void> {
+    await this.db.run('UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ?', [state, error, this.at(), itemId]);
+  }
+
+  /**
+   * An open item (sending, unknown) takes its attempt's settled outcome. One settled meanwhile by
+   * another process running the batch (sent, refused) is left as it is: false.
+   */
+  async settleOpen(itemId: number, state: 'sent' | 'refused' | 'unknown', error: string | null): Promise<boolean> {
+    return (await this.db.run("UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ? AND state IN ('sending', 'unknown')", [state, error, this.at(), itemId])) === 1;
+  }
+
+  async cancelPending(batchId: number): Promise<number> {
+    return (await this.db.run("UPDATE batch_items SET state = 'cancelled', error = 'cancelled before it was sent', updated_at = ? WHERE batch_id = ? AND state = 'pending'", [this.at(), batchId]));
+  }
+
+  /** A batch's items in these states (all when none is given), by line, with their payouts. */
+  async itemPage(batchId: number, states: readonly BatchItemState[] | undefined, request: PageAfter): Promise<Page<ItemWithPayout>> {
+    const filter = states && states.length > 0 ? `AND i.state IN (${placeholders(states)})` : '';
+    const rows = (await this.db.all(`SELECT i.*, p.payout_id AS payout_id, p.status_code AS status_code, coalesce(p.final, 0) AS final
+       FROM batch_items i LEFT JOIN payouts p ON p.id = i.payout_row_id
+       WHERE i.batch_id = ? AND i.line > ? ${filter} ORDER BY i.line LIMIT ?`, [batchId, cursorNumber(request.cursor) ?? 0, ...(states ?? []), request.limit + 1])) as (ItemRow & { payout_id: string | null; status_code: string | null; final: number })[];
+    const items = rows.map((r) => ({ ...toItem(r), payoutId: r.payout_id, statusCode: r.status_code, final: r.final === 1 }));
+    return toPage(items, request.limit, (item) => [item.line]);
+  }
+
+  /** Visits the items in these states by line, one row at a time (a review's digest covers up to 10,000). */
+  async eachItem(batchId: number, states: readonly BatchItemState[], visit: (item: BatchItemRecord) => void): Promise<void> {
+    const sql = `SELECT * FROM batch_items WHERE batch_id = ? AND line > ? AND state IN (${placeholders(states)}) ORDER BY line LIMIT 1000`;
+    for (let after = 0; ; ) {
+      const rows = await this.db.all<ItemRow>(sql, [batchId, after, ...states]);
+      for (const row of rows) visit(toItem(row));
+      if (rows.length < 1000) return;
+      after = rows.at(-1)!.line;
+    }
+  }
+
+  async batchOfPayoutRow(payoutRowId: number): Promise<number | undefined> {
+    return ((await this.db.get('SELECT batch_id FROM batch_items WHERE payout_row_id = ?', [payoutRowId])) as { batch_id: number } | undefined)?.batch_id;
+  }
+
+  /** Whether this Idempotency-Key is a batch item's (its batch settles it). */
+  async ownsKey(idempotencyKey: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 FROM batch_items WHERE idempotency_key = ?', [idempotencyKey])) !== undefined;
+  }
+}

@@ -1,0 +1,63 @@
+// The recovery of what dead instances held, led by one instance at a time (ledger/cluster.ts). On
+// taking the lead it picks up the background work no instance may be doing (unverified claims,
+// polled rows, unknown outcomes); then, every heartbeat, it looks for instances not heard from
+// for deadAfterMs and takes over what they held: their sends in flight become unknown (settled
+// under their own keys), their batches go on here, and the work is picked up again. Each of
+// those moves is a compare-and-set in the ledger, so an instance restarting at the same moment
+// (which takes back its own) and the leader never both take the same thing.
+import type { Logger } from '../../logger';
+import type { AttemptService } from '../payments/attempt-service';
+import type { BatchService } from '../payouts-batch/batch-service';
+import type { InstancePresence } from './instance';
+
+export interface TakeoverDeps {
+  presence: Pick<InstancePresence, 'alive' | 'dead' | 'forget' | 'timings'>;
+  attempts: Pick<AttemptService, 'recoverInterrupted'>;
+  batches: Pick<BatchService, 'recover'>;
+  /** The background work a leader picks up: what a dead (or no) leader left. */
+  pickUp: () => Promise<void>;
+  log: Logger;
+  /** Looks for dead instances (PostgreSQL); on a desk there are none to look for. */
+  watch: boolean;
+}
+
+export class Takeover {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: TakeoverDeps) {}
+
+  /** This instance leads the recovery now. */
+  async lead(): Promise<void> {
+    await this.deps.pickUp();
+    if (!this.deps.watch || this.timer) return;
+    this.timer = setInterval(() => {
+      this.round = this.round.then(async () => void (await this.takeOverDead())).catch((error: unknown) => this.deps.log.error('taking over dead instances failed', error));
+    }, this.deps.presence.timings.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** ...and no longer. */
+  lost(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  async close(): Promise<void> {
+    this.lost();
+    await this.round;
+  }
+
+  /** One look for dead instances; returns the ids taken over. */
+  async takeOverDead(): Promise<string[]> {
+    const dead = await this.deps.presence.dead();
+    if (dead.length === 0) return [];
+    const alive = await this.deps.presence.alive();
+    const keys = await this.deps.attempts.recoverInterrupted(alive);
+    const batches = await this.deps.batches.recover(alive);
+    await this.deps.presence.forget(dead);
+    this.deps.log.warn(`took over dead instance(s) ${dead.join(', ')}: ${keys.length} send(s) in flight now unknown, ${batches.length} batch(es) resumed here`);
+    await this.deps.pickUp();
+    return dead;
+  }
+}

@@ -1,0 +1,116 @@
+// A team server in the test's process, on a PostgreSQL database of the test's own (real HTTP on
+// loopback, the real core, a fresh envelope key), and a client that signs in and calls it as a
+// browser (cookie + CSRF header) or a desktop (bearer token) would.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createCore, type Core } from '../../src/main/core';
+import { startTeamHttp, type TeamHttpServer } from '../../src/main/server/http';
+import { EnvelopeKey } from '../../src/main/services/team/envelope-key';
+import { EventBus } from '../../src/main/services/event-bus';
+import type { Envelope, TeamRole } from '../../src/shared/contract';
+import { CSRF_HEADER } from '../../src/shared/web-stream';
+import { silentLogger, testCoreOptions } from './app-core';
+import type { Logger } from '../../src/main/logger';
+
+export interface TeamTestServer {
+  core: Core;
+  http: TeamHttpServer;
+  origin: string;
+  key: EnvelopeKey;
+  database: string;
+  /** Adds a person straight through the service (as `create-admin` does for the first one). */
+  addPerson(username: string, role: TeamRole, password?: string): Promise<{ id: string; username: string; password: string }>;
+  close(): Promise<void>;
+}
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+/** A renderer directory with an index.html: the server serves the page, which these tests do not open. */
+function rendererStub(dataDir: string): string {
+  const dir = path.join(dataDir, 'renderer');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Paydesk</title></head><body><div id="root"></div></body></html>');
+  return dir;
+}
+
+export async function startTeamTestServer(dataDir: string, options: { sessions?: { maxAgeMinutes?: number; idleMinutes?: number }; logins?: { perName?: number; perAddress?: number; windowMinutes?: number }; log?: Logger; now?: () => Date } = {}): Promise<TeamTestServer> {
+  const key = EnvelopeKey.generate();
+  const events = new EventBus();
+  const started: { http?: TeamHttpServer } = {};
+  const base = await testCoreOptions(dataDir);
+  const { secrets: _keychain, ...rest } = base;
+  const core = await createCore({
+    ...rest,
+    mode: 'server',
+    events,
+    log: options.log ?? silentLogger,
+    ...(options.now ? { now: options.now } : {}),
+    team: { key, serverUrl: 'http://127.0.0.1', ...(options.sessions ? { sessions: options.sessions } : {}), ...(options.logins ? { logins: options.logins } : {}), onSessionsEnded: (ids) => started.http?.endSessions(ids) },
+  });
+  const team = core.team;
+  if (!team) throw new Error('no team server');
+  const server = await startTeamHttp({ dispatch: core.dispatch, events, team: team.service, authorizer: team.authorizer, rendererDir: rendererStub(dataDir), host: '127.0.0.1', port: 0, secureCookies: false, log: options.log ?? silentLogger });
+  started.http = server;
+  return {
+    core,
+    http: server,
+    origin: server.origin,
+    key,
+    database: base.database as string,
+    async addPerson(username, role, password = TEST_PASSWORD) {
+      const user = await team.service.createAdminFromCommandLine({ username, displayName: username, password });
+      if (role !== 'admin') await core.ledger.run('UPDATE team_users SET role = ? WHERE id = ?', [role, user.id]);
+      return { id: user.id, username, password };
+    },
+    async close() {
+      await server.close();
+      await core.close();
+    },
+  };
+}
+
+export interface SignInAnswer {
+  status: number;
+  body: Envelope<{ session: unknown; token?: string }>;
+  cookie: string | null;
+  retryAfter: string | null;
+}
+
+export async function signIn(origin: string, body: Record<string, unknown>): Promise<SignInAnswer> {
+  const response = await fetch(`${origin}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const cookie = response.headers.get('set-cookie');
+  return { status: response.status, body: (await response.json()) as SignInAnswer['body'], cookie: cookie ? cookie.split(';')[0]! : null, retryAfter: response.headers.get('retry-after') };
+}
+
+/** A signed-in person's calls: as a desktop (bearer token). */
+export interface TeamClient {
+  token: string;
+  call(channel: string, input?: unknown): Promise<Envelope<unknown>>;
+  /** The value, or throws with the error body. */
+  value<T = unknown>(channel: string, input?: unknown): Promise<T>;
+}
+
+export async function desktopClient(origin: string, username: string, password = TEST_PASSWORD, totp?: string): Promise<TeamClient> {
+  const answer = await signIn(origin, { username, password, client: 'desktop', ...(totp ? { totp } : {}) });
+  if (!answer.body.ok || !answer.body.value.token) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(answer.body)}`);
+  const token = answer.body.value.token;
+  const call = async (channel: string, input?: unknown): Promise<Envelope<unknown>> => {
+    const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ input }) });
+    return (await response.json()) as Envelope<unknown>;
+  };
+  return {
+    token,
+    call,
+    async value<T>(channel: string, input?: unknown): Promise<T> {
+      const envelope = await call(channel, input);
+      if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
+      return envelope.value as T;
+    },
+  };
+}
+
+/** A browser's call with its cookie: with or without the CSRF header, from an origin of its choice. */
+export async function cookieCall(origin: string, cookie: string, channel: string, input: unknown, headers: Record<string, string> = { [CSRF_HEADER]: '1' }): Promise<{ status: number; body: Envelope<unknown> }> {
+  const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: JSON.stringify({ input }) });
+  return { status: response.status, body: (await response.json()) as Envelope<unknown> };
+}

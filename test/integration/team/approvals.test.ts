@@ -1,0 +1,241 @@
+// Issue 18, points 1-5: approval of payouts and batches on a team server (maker–checker), and the
+// typed amount a desk asks for instead. Real team server on loopback, real core and emulator; each
+// person signs in and calls as a desktop would. What must hold: what the policy holds back is
+// stored and never sent until a different approver approves it; the maker's own approval is
+// refused by the server (even after their role changed to approver); a rejection needs a reason; an
+// approval expires; a batch discarded while awaiting voids its approval; the approval sends exactly
+// once under the key it records; the audit log names maker, approver, policy and body hash, and the
+// evidence pack of the payout holds them.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApprovalDecision, ApprovalView, BatchView, PayoutReviewView, SubmitResult } from '../../../src/shared/contract';
+import { createRepositories } from '../../../src/main/ledger/repositories/index';
+import { payoutForm } from '../../helpers/fixtures';
+import { tempDir } from '../../helpers/temp-dir';
+import { contractCall, contractRefusal, testCore } from '../../helpers/app-core';
+import { desktopClient, startTeamTestServer, type TeamClient, type TeamTestServer } from '../../helpers/team';
+import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference } from '../batches/helpers';
+
+let server: TeamTestServer;
+let temp: ReturnType<typeof tempDir>;
+let admin: TeamClient;
+let maker: TeamClient;
+let approver: TeamClient;
+let localId: string;
+/** Moves the server's clock forward (expiry). */
+let skewMs = 0;
+let seq = 0;
+const reference = (name: string) => `appr-${name}-${Date.now()}-${++seq}`;
+const heldAtGateway = () => gatewayPayoutsByReference(path.join(temp.dir, 'emulator.sqlite'));
+
+beforeAll(async () => {
+  temp = tempDir('paydesk-team-approvals-');
+  // Sessions outlive the clock moved forward by the expiry test.
+  server = await startTeamTestServer(temp.dir, { now: () => new Date(Date.now() + skewMs), sessions: { idleMinutes: 600, maxAgeMinutes: 1440 } });
+  await server.addPerson('ada', 'admin');
+  await server.addPerson('fin', 'finance');
+  await server.addPerson('app', 'approver');
+  admin = await desktopClient(server.origin, 'ada');
+  maker = await desktopClient(server.origin, 'fin');
+  approver = await desktopClient(server.origin, 'app');
+  localId = (await admin.value<{ id: string; environment: string }[]>('profiles:list')).find((p) => p.environment === 'local')!.id;
+  await admin.value('approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: '100', batchAbove: '500' });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  temp?.cleanup();
+});
+
+/** A reviewed open-banking payout of `amount` EUR submitted for approval by `who`. */
+async function submitPayout(who: TeamClient, amount: string, ref = reference('p')): Promise<ApprovalView> {
+  const form = payoutForm('open_banking', { amount, reference: ref, profileId: localId });
+  const review = await who.value<PayoutReviewView>('payouts:review', form);
+  return who.value<ApprovalView>('approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true });
+}
+
+describe('approval of payouts on a team server', () => {
+  it('holds a payout above the threshold: the review says so, a send is refused, and the request waits with nothing sent', async () => {
+    const ref = reference('held');
+    const form = payoutForm('open_banking', { amount: '150.00', reference: ref, profileId: localId });
+    const review = await maker.value<PayoutReviewView>('payouts:review', form);
+    expect(review.approval).toEqual({ step: 'approval', policy: 'Local emulator EUR: payouts above 100.00 and batches above 500.00 in all need approval.', amount: '150.00', currency: 'EUR' });
+    expect(await maker.call('payouts:create', { ...form, reviewId: review.reviewId, confirmed: true })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/Submit it for approval/) } });
+    // The refusal did not spend the review: it is the proof the request carries.
+    const approval = await maker.value<ApprovalView>('approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true });
+    expect(approval).toMatchObject({ kind: 'payout', state: 'awaiting', subject: ref, amount: '150.00', currency: 'EUR', maker: { name: 'fin' }, decidedBy: null, idempotencyKey: null, needsCardNumber: false });
+    expect(approval.payout).toMatchObject({ method: 'open_banking', amount: '150.00', merchantReference: ref });
+    expect(approval.bodyHash).toMatch(/^[0-9a-f]{64}$/);
+    // Nothing claimed, recorded as a payout, or sent.
+    expect(heldAtGateway().get(ref)).toBeUndefined();
+    expect((await maker.value<{ items: { merchantReference: string }[] }>('payouts:list', { profileId: localId, search: ref })).items).toEqual([]);
+    const queue = await approver.value<{ items: ApprovalView[]; awaiting: number }>('approvals:list', { scope: 'queue' });
+    expect(queue.items.map((a) => a.id)).toContain(approval.id);
+    // The same proof is single use; a payout below the threshold is simply sent.
+    expect(await maker.call('approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    const small = payoutForm('open_banking', { amount: '99.99', reference: reference('small'), profileId: localId });
+    const smallReview = await maker.value<PayoutReviewView>('payouts:review', small);
+    expect(smallReview.approval.step).toBe('none');
+    expect((await maker.value<SubmitResult>('payouts:create', { ...small, reviewId: smallReview.reviewId, confirmed: true })).outcome).toBe('succeeded');
+  });
+
+  it('sends an approved payout exactly once, under the key written on the approval, and audits maker, approver, policy and hash', async () => {
+    const approval = await submitPayout(maker, '250.00');
+    const decision = await approver.value<ApprovalDecision>('approvals:approve', { id: approval.id });
+    expect(decision.approval).toMatchObject({ state: 'approved', decidedBy: { name: 'app' } });
+    expect(decision.payout?.outcome).toBe('succeeded');
+    expect(decision.approval.idempotencyKey).toBe(decision.payout?.attempt.idempotencyKey);
+    expect(heldAtGateway().get(approval.subject)).toBe(1);
+    // Decided: a second approval (a double click, another approver) sends nothing.
+    expect(await approver.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/was approved/) } });
+    expect(heldAtGateway().get(approval.subject)).toBe(1);
+
+    const repos = createRepositories(server.core.ledger);
+    const entries = (await repos.audit.list({ limit: 1000 })).filter((e) => e.subject === approval.subject);
+    const byAction = new Map(entries.map((e) => [e.action, { actor: e.actor, details: JSON.parse(e.details) as Record<string, unknown> }]));
+    expect(byAction.get('approval.request')?.actor).toBe('fin');
+    expect(byAction.get('approval.approve')?.actor).toBe('app');
+    expect(byAction.get('approval.request')?.details).toMatchObject({ maker: 'fin', bodyHash: approval.bodyHash, policy: approval.policy });
+    expect(byAction.get('approval.approve')?.details).toMatchObject({ maker: 'fin', approver: 'app', bodyHash: approval.bodyHash, idempotencyKey: decision.approval.idempotencyKey, requestedAt: approval.createdAt });
+    expect(byAction.get('payout.create')?.details).toMatchObject({ approvalId: approval.id, maker: 'fin', approver: 'app' });
+    expect(await repos.audit.verify()).toMatchObject({ ok: true });
+
+    const payoutId = decision.payout!.payout!.id;
+    const pack = JSON.parse((await admin.value<{ json: string }>('evidence:export', { subject: 'payout', id: payoutId })).json) as { approvals: Record<string, unknown>[] };
+    expect(pack.approvals).toEqual([expect.objectContaining({ kind: 'payout', id: approval.id, state: 'approved', maker: 'fin', decidedBy: 'app', bodyHash: approval.bodyHash, idempotencyKey: decision.approval.idempotencyKey, policy: approval.policy })]);
+  });
+
+  it("refuses the maker's own approval on the server, even once their role is approver", async () => {
+    const dana = await server.addPerson('dana', 'finance');
+    const danaClient = await desktopClient(server.origin, 'dana');
+    const approval = await submitPayout(danaClient, '300.00');
+    // As finance: the role may not approve.
+    expect(await danaClient.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    // Made an approver: still not their own.
+    await admin.value('team:update-user', { id: dana.id, role: 'approver' });
+    const asApprover = await desktopClient(server.origin, 'dana');
+    expect(await asApprover.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/another approver/) } });
+    expect(await asApprover.call('approvals:reject', { id: approval.id, reason: 'my own' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(heldAtGateway().get(approval.subject)).toBeUndefined();
+    expect((await approver.value<ApprovalView>('approvals:get', { id: approval.id })).state).toBe('awaiting');
+  });
+
+  it('rejects with a reason, lets the maker withdraw, and expires what waits too long: none of them sent', async () => {
+    const rejected = await submitPayout(maker, '120.00');
+    expect(await approver.call('approvals:reject', { id: rejected.id, reason: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const after = await approver.value<ApprovalView>('approvals:reject', { id: rejected.id, reason: 'Wrong beneficiary' });
+    expect(after).toMatchObject({ state: 'rejected', reason: 'Wrong beneficiary', decidedBy: { name: 'app' } });
+    expect(await approver.call('approvals:approve', { id: rejected.id })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+
+    const withdrawn = await submitPayout(maker, '130.00');
+    expect(await admin.call('approvals:withdraw', { id: withdrawn.id })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect((await maker.value<ApprovalView>('approvals:withdraw', { id: withdrawn.id })).state).toBe('withdrawn');
+
+    await admin.value('approvals:set-expiry', { hours: 2 });
+    const late = await submitPayout(maker, '140.00');
+    skewMs = 3 * 3_600_000;
+    try {
+      expect(await approver.call('approvals:approve', { id: late.id })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/expired/) } });
+      expect((await approver.value<ApprovalView>('approvals:get', { id: late.id })).state).toBe('expired');
+    } finally {
+      skewMs = 0;
+    }
+    for (const approval of [rejected, withdrawn, late]) expect(heldAtGateway().get(approval.subject)).toBeUndefined();
+    const decided = await maker.value<{ items: ApprovalView[] }>('approvals:list', { scope: 'decided' });
+    expect(decided.items.filter((a) => [rejected.id, withdrawn.id, late.id].includes(a.id)).map((a) => a.state).sort()).toEqual(['expired', 'rejected', 'withdrawn']);
+  });
+
+  it('asks the approver of a card payout for its card number (never stored) and refuses one that is not the reviewed card', async () => {
+    const ref = reference('card');
+    const form = payoutForm('credit_card', { amount: '180.00', reference: ref, profileId: localId });
+    const review = await maker.value<PayoutReviewView>('payouts:review', form);
+    const approval = await maker.value<ApprovalView>('approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true });
+    expect(approval.needsCardNumber).toBe(true);
+    const pan = (form.paymentDetails as { cardNum: string }).cardNum;
+    const stored = await server.core.ledger.get<{ body: string }>('SELECT body FROM approvals WHERE id = ?', [approval.id]);
+    expect(stored?.body).not.toContain(pan);
+    expect(await approver.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { cardNum: expect.any(String) } } });
+    expect(await approver.call('approvals:approve', { id: approval.id, cardNum: '4000056655665556' })).toMatchObject({ ok: false, error: { code: 'invalid_input', fields: { cardNum: 'not the reviewed card number' } } });
+    const decision = await approver.value<ApprovalDecision>('approvals:approve', { id: approval.id, cardNum: pan });
+    expect(decision.payout?.outcome).toBe('succeeded');
+    expect(heldAtGateway().get(ref)).toBe(1);
+  });
+});
+
+describe('approval of batches on a team server', () => {
+  async function draft(count: number, prefix: string): Promise<{ batch: BatchView; references: string[] }> {
+    const rows = batchRows(count, { prefix, currency: 'EUR', amount: () => '100.00' });
+    const batch = await maker.value<BatchView>('batches:create', { profileId: localId, fileName: `${prefix}.csv`, rows: rows.length });
+    await maker.value('batches:add-items', { id: batch.id, items: rows });
+    return { batch, references: rows.map((r) => String(r.form.merchantReference)) };
+  }
+
+  it('holds a batch above its total until approved as a whole, then sends each item once; a discarded one voids its approval', async () => {
+    const { batch, references } = await draft(6, reference('batch'));
+    const review = await maker.value<{ reviewId: string; approval: { step: string; amount: string | null } }>('batches:review', { id: batch.id });
+    expect(review.approval).toMatchObject({ step: 'approval', amount: '600.00' });
+    expect(await maker.call('batches:start', { id: batch.id, reviewId: review.reviewId, confirmed: true })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/Submit the batch for approval/) } });
+    const approval = await maker.value<ApprovalView>('approvals:request-batch', { id: batch.id, reviewId: review.reviewId, confirmed: true });
+    expect(approval).toMatchObject({ kind: 'batch', state: 'awaiting', amount: '600.00', currency: 'EUR', itemCount: 6, batch: { id: batch.id } });
+    // Only its approval starts it.
+    const again = await maker.value<{ reviewId: string }>('batches:review', { id: batch.id });
+    expect(await maker.call('batches:start', { id: batch.id, reviewId: again.reviewId, confirmed: true })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/awaits approval/) } });
+    expect(references.filter((r) => heldAtGateway().has(r))).toEqual([]);
+
+    const decision = await approver.value<ApprovalDecision>('approvals:approve', { id: approval.id });
+    expect(decision.approval.state).toBe('approved');
+    expect(decision.batch?.state).toBe('running');
+    const deadline = Date.now() + 20_000;
+    let current = decision.batch!;
+    while (current.state !== 'done' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      current = await maker.value<BatchView>('batches:get', { id: batch.id });
+    }
+    expect(current.counts.sent).toBe(6);
+    expect(exactlyOnceProblems(heldAtGateway(), references)).toEqual([]);
+    // Each of its payouts' evidence packs names the batch's approval.
+    const item = (await maker.value<{ items: { id: number; merchantReference: string }[] }>('payouts:list', { profileId: localId, search: references[0] })).items[0]!;
+    const pack = JSON.parse((await admin.value<{ json: string }>('evidence:export', { subject: 'payout', id: item.id })).json) as { approvals: Record<string, unknown>[] };
+    expect(pack.approvals).toEqual([expect.objectContaining({ kind: 'batch', id: approval.id, state: 'approved', maker: 'fin', decidedBy: 'app' })]);
+
+    const other = await draft(6, reference('discarded'));
+    const otherReview = await maker.value<{ reviewId: string }>('batches:review', { id: other.batch.id });
+    const voided = await maker.value<ApprovalView>('approvals:request-batch', { id: other.batch.id, reviewId: otherReview.reviewId, confirmed: true });
+    await maker.value('batches:discard', { id: other.batch.id });
+    expect(await approver.value<ApprovalView>('approvals:get', { id: voided.id })).toMatchObject({ state: 'voided', reason: 'the batch was discarded' });
+    expect(await approver.call('approvals:approve', { id: voided.id })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+  });
+});
+
+describe('the approval policy on a desk', () => {
+  it('asks for the amount typed again instead of a second person, and sends only with it exact', async () => {
+    const deskDir = tempDir('paydesk-desk-approvals-');
+    const desk = { core: await testCore(deskDir.dir), close: async () => { await desk.core.close(); deskDir.cleanup(); } };
+    try {
+      await contractCall(desk.core, 'approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: '100', batchAbove: null });
+      const form = payoutForm('open_banking', { amount: '150.50', reference: reference('desk') });
+      const review = await contractCall(desk.core, 'payouts:review', form);
+      expect(review.approval).toMatchObject({ step: 'typed_amount', amount: '150.50', currency: 'EUR' });
+      expect(await contractRefusal(desk.core, 'payouts:create', { ...form, reviewId: review.reviewId, confirmed: true })).toMatchObject({ code: 'invalid_input', fields: { typedAmount: 'type 150.50 to confirm' } });
+      expect(await contractRefusal(desk.core, 'payouts:create', { ...form, reviewId: review.reviewId, confirmed: true, typedAmount: '150.05' })).toMatchObject({ code: 'invalid_input', fields: { typedAmount: 'does not match 150.50' } });
+      // Approvals themselves need a second person: a desk has none.
+      expect(await contractRefusal(desk.core, 'approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true })).toMatchObject({ code: 'unavailable' });
+      const sent = await contractCall(desk.core, 'payouts:create', { ...form, reviewId: review.reviewId, confirmed: true, typedAmount: '150.5' });
+      expect(sent.outcome).toBe('succeeded');
+      const entry = (await createRepositories(desk.core.ledger).audit.list({ limit: 100 })).find((e) => e.action === 'payout.create' && e.subject === form.merchantReference);
+      expect(JSON.parse(entry!.details)).toMatchObject({ confirmedByTypedAmount: expect.stringMatching(/payouts above 100/) });
+
+      // A batch whose total is above the batch rule: its total typed again.
+      await contractCall(desk.core, 'approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: null, batchAbove: '250' });
+      const rows = batchRows(3, { prefix: reference('desk-batch'), currency: 'EUR', amount: () => '100.00' });
+      const batch = await contractCall(desk.core, 'batches:create', { fileName: 'desk.csv', rows: rows.length });
+      await contractCall(desk.core, 'batches:add-items', { id: batch.id, items: rows });
+      const batchReview = await contractCall(desk.core, 'batches:review', { id: batch.id });
+      expect(batchReview.approval).toMatchObject({ step: 'typed_amount', amount: '300.00', currency: 'EUR' });
+      expect(await contractRefusal(desk.core, 'batches:start', { id: batch.id, reviewId: batchReview.reviewId, confirmed: true })).toMatchObject({ code: 'invalid_input', fields: { typedAmount: 'type 300.00 to confirm' } });
+      expect((await contractCall(desk.core, 'batches:start', { id: batch.id, reviewId: batchReview.reviewId, confirmed: true, typedAmount: '300' })).state).toBe('running');
+    } finally {
+      await desk.close();
+    }
+  });
+});
