@@ -249,7 +249,7 @@ describe('a CSV batch', () => {
       const inFlight = await processed.getAttribute('data-in-flight');
       return before === after && inFlight === '0' ? after : null;
     };
-    await expect.poll(settled, { timeout: 30_000, intervals: [0] }).not.toBeNull();
+    await expect.poll(settled, { timeout: 30_000, interval: 50 }).not.toBeNull();
     const paused = await processed.textContent();
     expect(paused).not.toContain('in flight');
     await page.waitForTimeout(1000);
