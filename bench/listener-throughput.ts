@@ -45,9 +45,10 @@ log(`bare node:http: ${JSON.stringify(baseline)}`);
 const figures: Figure[] = [
   { name: 'listener ingest (durable)', value: ingest.rate, unit: 'notifications/s', target: { op: '>=', value: 20_000 }, baseline: baseline.rate,
     note: `${connections} senders, ${generators} generator process(es), ${ingest.ok.toLocaleString('en')} acknowledged, ${ingest.failed} failed, synchronous=${durable ? 'FULL' : 'not FULL'}, ${round(stats.stored / Math.max(1, stats.batches), 1)} per commit` },
-  { name: 'listener ingest / bare node:http', value: round((100 * ingest.rate) / Math.max(1, baseline.rate), 1), unit: '%', target: { op: '>=', value: 25 }, note: `bare server ${baseline.rate}/s, p99 ${baseline.p99_ms} ms` },
-  { name: 'listener acknowledgement', value: ingest.p99_ms, unit: 'ms p99', target: { op: '<', value: 25 }, note: `p50 ${ingest.p50_ms} ms` },
-  { name: 'listener rows per distinct notification', value: rows.n === ingest.ok && rows.distinct_refs === rows.n ? 1 : round(rows.n / Math.max(1, ingest.ok), 4), unit: 'rows', target: { op: '>=', value: 1 },
-    note: `${rows.n} rows, ${rows.distinct_refs} distinct, ${ingest.ok} acknowledged (1 = exactly one each)` },
+  { name: 'listener ingest / bare node:http', value: round((100 * ingest.rate) / Math.max(1, baseline.rate), 1), unit: '%', target: { op: '>=', value: 60 }, note: `bare server ${baseline.rate}/s, p99 ${baseline.p99_ms} ms` },
+  { name: 'listener acknowledgement', value: ingest.p99_ms, unit: 'ms p99', target: { op: '<', value: 10 }, note: `p50 ${ingest.p50_ms} ms` },
+  // Each acknowledged notification carries its own reference: a missing row or a second one for a reference counts.
+  { name: 'listener notifications without exactly one row', value: Math.abs(ingest.ok - rows.distinct_refs) + (rows.n - rows.distinct_refs), unit: 'notifications', target: { op: '<', value: 1 },
+    note: `${rows.n} rows, ${rows.distinct_refs} distinct, ${ingest.ok} acknowledged` },
 ];
 report(figures);

@@ -1,19 +1,29 @@
-// `npm run bench`: seeds (or reuses) the million-row ledger, runs every benchmark in its own child
-// process, prints a table and writes bench/results.json. See docs/performance.md.
-//   tsx bench/run.ts [--quick] [--reuse]
-//   --quick  small sizes and short runs: a smoke test of the harness (under a minute)
-//   --reuse  keep the seeded ledger of an earlier run of the same sizes instead of seeding again
+// `npm run bench`: seeds (or reuses) the ledger, runs every benchmark in its own child process,
+// prints a table (each figure with its target, its same-run baseline where there is one, and its
+// value in the previous run of the same scale) and writes bench/results[-SCALE].json, keeping the
+// one it replaces as bench/results[-SCALE].previous.json. See docs/performance.md.
+//   tsx bench/run.ts [--scale quick|1m|10m] [--quick] [--reuse]
+//   --scale 1m   the default: 1,000,000 pay-ins, 200,000 payouts, 1,000,000 notifications; every benchmark
+//   --scale 10m  10,000,000 pay-ins, 2,000,000 payouts, 10,000,000 notifications: the ledger's reads and
+//                the web cold start only (the others do not depend on the ledger's size)
+//   --quick      the same as --scale quick: small sizes, 1-second loads, a smoke test of the harness
+//   --reuse      keep the seeded ledger of an earlier run of the same sizes instead of seeding again
 import { spawn } from 'node:child_process';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchDir, ensureBenchDir, RESULT_PREFIX, root, type Figure } from './lib';
+import { argText, benchDir, ensureBenchDir, RESULT_PREFIX, root, type Figure } from './lib';
+import { SCALES, type Scale } from './seed-ledger';
 
-const quick = process.argv.includes('--quick');
+const scale: Scale = process.argv.includes('--quick') ? 'quick' : (argText('scale', '1m') as Scale);
+if (!(scale in SCALES)) throw new Error(`--scale ${scale}: one of ${Object.keys(SCALES).join(', ')}`);
+const quick = scale === 'quick';
+const everything = scale !== '10m';
 const reuse = process.argv.includes('--reuse');
-const sizes = quick ? { payins: 20_000, payouts: 4_000, notifications: 20_000 } : { payins: 1_000_000, payouts: 200_000, notifications: 1_000_000 };
+const sizes = SCALES[scale];
 const seconds = quick ? 1 : 5;
 const batchRows = quick ? 100 : 1_000;
+const resultsFile = path.join(import.meta.dirname, scale === '1m' ? 'results.json' : `results-${scale}.json`);
 
 interface Outcome {
   figures: Figure[];
@@ -40,26 +50,43 @@ function bench(script: string, args: string[], timeoutMs: number): Promise<Outco
 const passes = (f: Figure): boolean | null => (f.target ? (f.target.op === '<' ? f.value < f.target.value : f.value >= f.target.value) : null);
 const targetText = (f: Figure): string | null => (f.target ? `${f.target.op === '<' ? '<' : '≥'} ${f.target.value.toLocaleString('en')}` : null);
 
+/** The figures of the previous run of this scale, by name (none on a first run). */
+function previousRun(): { date: string | null; values: Map<string, number> } {
+  if (!existsSync(resultsFile)) return { date: null, values: new Map() };
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { date: string; figures: { name: string; value: number }[] };
+  return { date: previous.date, values: new Map(previous.figures.map((f) => [f.name, f.value])) };
+}
+
 ensureBenchDir();
 const started = new Date();
+const previous = previousRun();
 const ledger = path.join(benchDir, `ledger-${sizes.payins}-${sizes.payouts}-${sizes.notifications}.sqlite`);
 const outcomes: Outcome[] = [];
+const seedStarted = performance.now();
 if (reuse && existsSync(ledger)) {
   process.stderr.write(`reusing ${path.relative(root, ledger)} (seeding not measured)\n`);
 } else {
   // Seeded under a temporary name: an interrupted seed is never mistaken for a finished one.
   const partial = `${ledger}.partial`;
-  const seeded = await bench('seed-ledger.ts', ['--out', partial, '--payins', String(sizes.payins), '--payouts', String(sizes.payouts), '--notifications', String(sizes.notifications)], 20 * 60_000);
+  const seeded = await bench('seed-ledger.ts', ['--out', partial, '--payins', String(sizes.payins), '--payouts', String(sizes.payouts), '--notifications', String(sizes.notifications)], 60 * 60_000);
   outcomes.push(seeded);
   if (!seeded.error) renameSync(partial, ledger);
 }
+const seedMinutes = (performance.now() - seedStarted) / 60_000;
 if (existsSync(ledger)) {
-  outcomes.push(await bench('ledger-queries.ts', ['--ledger', ledger, '--samples', quick ? '500' : '5000'], 10 * 60_000));
+  outcomes.push(await bench('ledger-queries.ts', ['--ledger', ledger, '--samples', quick ? '500' : '5000', '--scale', scale], 20 * 60_000));
 }
-outcomes.push(await bench('listener-throughput.ts', ['--connections', '64', '--seconds', String(seconds)], 2 * 60_000));
-outcomes.push(await bench('emulator-creates.ts', ['--connections', '64', '--seconds', String(seconds)], 2 * 60_000));
-if (existsSync(ledger)) outcomes.push(await bench('web-cold-start.ts', ['--ledger', ledger], 3 * 60_000));
-outcomes.push(await bench('payout-batch.ts', ['--rows', String(batchRows)], 3 * 60_000));
+if (everything) {
+  outcomes.push(await bench('listener-throughput.ts', ['--connections', '64', '--seconds', String(seconds)], 2 * 60_000));
+  outcomes.push(await bench('emulator-creates.ts', ['--connections', '64', '--seconds', String(seconds)], 2 * 60_000));
+}
+// The ten-million ledger is opened where it lies: a copy would double its ~17 GB on disk and push it out of the page cache.
+if (existsSync(ledger)) outcomes.push(await bench('web-cold-start.ts', ['--ledger', ledger, ...(scale === '10m' ? ['--in-place'] : [])], 5 * 60_000));
+if (everything) {
+  outcomes.push(await bench('payout-batch.ts', ['--rows', String(batchRows)], 3 * 60_000));
+  outcomes.push(await bench('postgres.ts', quick ? ['--payins', '20000', '--payouts', '4000', '--notifications', '20000', '--seconds', '1'] : [], 15 * 60_000));
+  outcomes.push(await bench('team.ts', ['--rows', String(batchRows), '--clients', quick ? '5' : '20', '--changes', quick ? '20' : '200'], 6 * 60_000));
+}
 
 const figures = outcomes.flatMap((o) => o.figures);
 const errors = outcomes.flatMap((o) => (o.error ? [o.error] : []));
@@ -69,25 +96,32 @@ const rows = figures.map((f) => ({
   unit: f.unit,
   target: targetText(f),
   baseline: f.baseline ?? null,
+  previous: previous.values.get(f.name) ?? null,
   pass: passes(f),
   note: f.note ?? null,
 }));
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'number' ? v.toLocaleString('en') : String(v));
-const header = ['benchmark', 'value', 'unit', 'target', 'baseline', 'result'];
-const table = rows.map((r) => [r.name, cell(r.value), r.unit, cell(r.target), cell(r.baseline), r.pass === null ? '' : r.pass ? 'pass' : 'MISS']);
+const header = ['benchmark', 'value', 'unit', 'target', 'baseline', 'previous', 'result'];
+const table = rows.map((r) => [r.name, cell(r.value), r.unit, cell(r.target), cell(r.baseline), cell(r.previous), r.pass === null ? '' : r.pass ? 'pass' : 'MISS']);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 1 || i === 4 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
-process.stdout.write(`\nPaydesk benchmarks${quick ? ' (--quick: small sizes, not the targets’ sizes)' : ''}, ${started.toISOString()}, ${os.cpus().length} cores\n\n`);
+const line = (cells: string[]) => cells.map((c, i) => ([1, 4, 5].includes(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
+const totalMinutes = (Date.now() - started.getTime()) / 60_000;
+const ledgerGB = existsSync(ledger) ? statSync(ledger).size / 2 ** 30 : 0;
+process.stdout.write(`\nPaydesk benchmarks, scale ${scale}${quick ? ' (small sizes, not the targets’ sizes)' : ''}, ${started.toISOString()}, ${os.cpus().length} cores\n`);
+process.stdout.write(`previous run of this scale: ${previous.date ?? 'none'}; this run ${totalMinutes.toFixed(1)} min (seeding ${seedMinutes.toFixed(1)} min), ledger ${ledgerGB.toFixed(2)} GB on disk\n\n`);
 process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${table.map(line).join('\n')}\n`);
 for (const error of errors) process.stdout.write(`\nerror: ${error}\n`);
 
 const results = {
   date: started.toISOString(),
-  quick,
+  scale,
   sizes: { ...sizes, batchRows, loadSeconds: seconds },
+  run: { minutes: Number(totalMinutes.toFixed(1)), seedMinutes: Number(seedMinutes.toFixed(1)), ledgerGB: Number(ledgerGB.toFixed(2)), reused: reuse && seedMinutes < 0.1 },
+  previousDate: previous.date,
   machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
   figures: rows,
   errors,
 };
-writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-process.stdout.write(`\nwrote bench/results.json (${rows.length} figures, ${rows.filter((r) => r.pass === false).length} targets missed)\n`);
+if (existsSync(resultsFile)) renameSync(resultsFile, resultsFile.replace(/\.json$/, '.previous.json'));
+writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`\nwrote ${path.relative(root, resultsFile)} (${rows.length} figures, ${rows.filter((r) => r.pass === false).length} targets missed)\n`);

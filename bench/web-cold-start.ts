@@ -2,22 +2,26 @@
 // to the first pay-ins page rendered in Chromium (rows in the table), with the browser already
 // running; then the main process's peak memory (VmHWM). The ledger is copied into a fresh data
 // directory so the cached file stays untouched.
-//   node --import tsx bench/web-cold-start.ts --ledger FILE [--phases]
+//   node --import tsx bench/web-cold-start.ts --ledger FILE [--phases] [--in-place]
 // --phases also prints one timeline, in ms since the spawn: the main process's start-up and request
 // trace (PAYDESK_TRACE=1) and Chromium's navigation and resource timings.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { argText, ensureBenchDir, log, percentile, report, root, round, type Figure } from './lib';
 
 const ledger = argText('ledger', '');
 const phases = process.argv.includes('--phases');
+const inPlace = process.argv.includes('--in-place');
 if (!ledger) throw new Error('usage: web-cold-start.ts --ledger FILE');
 const entry = path.join(root, 'out/main/web.js');
 if (!existsSync(entry)) throw new Error(`${entry} is missing: npm run bench builds it (electron-vite build)`);
 const dataDir = mkdtempSync(path.join(ensureBenchDir(), 'web-'));
-copyFileSync(ledger, path.join(dataDir, 'ledger.sqlite'));
+// --in-place: a link to the seeded file (SQLite follows it, its WAL beside the file), not a copy:
+// the ten-million ledger would take ~17 GB more disk and push itself out of the page cache.
+if (inPlace) symlinkSync(path.resolve(ledger), path.join(dataDir, 'ledger.sqlite'));
+else copyFileSync(ledger, path.join(dataDir, 'ledger.sqlite'));
 const browser = await chromium.launch({
   executablePath: process.env.PAYDESK_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -63,7 +67,7 @@ try {
   const rss = child.pid ? memory(child.pid, 'VmRSS') : 0;
   log(`web: address after ${round(listening)} ms, page loaded after ${round(loaded)} ms, first pay-ins page (${rows} rows) after ${round(rendered)} ms; main RSS ${round(rss)} MB, peak ${round(peak)} MB`);
   const figures: Figure[] = [
-    { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.5 }, note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
+    { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.0 }, note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
     { name: 'pay-ins list scroll, time to the next frame', value: round(frames.mean, 1), unit: 'ms mean', note: `${frames.count} jumps of two screenfuls within the first page; p90 ${round(frames.p90, 1)} ms` },
     { name: 'web main-process memory (peak RSS)', value: round(peak, 1), unit: 'MB', target: { op: '<', value: 400 }, note: `RSS ${round(rss, 1)} MB after the first page` },
   ];

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..');
 export const screenshotDir = path.join(root, 'test-results', 'screens');
 
 export interface WebApp {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..');
 
 export interface EmulatorProcess {
   adminUrl: string;
@@ -96,10 +96,11 @@ export interface EventReader {
   close(): void;
 }
 
-/** A desktop's event stream (bearer token) on one instance, read as it arrives. */
-export async function readEvents(origin: string, token: string): Promise<EventReader> {
+/** A person's event stream on one instance, read as it arrives: a desktop's (a bearer token) or a browser's (its session cookie). */
+export async function readEvents(origin: string, auth: string | { cookie: string }): Promise<EventReader> {
   const controller = new AbortController();
-  const response = await fetch(`${origin}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const headers: Record<string, string> = typeof auth === 'string' ? { authorization: `Bearer ${auth}` } : { cookie: auth.cookie };
+  const response = await fetch(`${origin}/events`, { headers, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`${origin}/events answered ${response.status}`);
   const seen: { channel: string; data: unknown; at: number }[] = [];
   const waiters = new Set<() => void>();

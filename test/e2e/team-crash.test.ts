@@ -6,16 +6,15 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dispatch } from '../../src/main/ipc/dispatcher';
 import { openLedger } from '../../src/main/ledger/connection';
 import { createRepositories } from '../../src/main/ledger/repositories/index';
-import type { BatchView, Envelope } from '../../src/shared/contract';
+import type { BatchView } from '../../src/shared/contract';
 import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference, getBatch, uploadBatch } from '../integration/batches/helpers';
 import { waitFor } from '../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
 import { leaksIn, leaksInLedger, makeSentinels } from '../security/helpers/sentinels';
-import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamToken, type TeamServerProcess, type TeamServerSetup } from './team-harness';
+import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamDispatch, teamToken, type TeamServerProcess, type TeamServerSetup } from './team-harness';
 
 let database: TestDatabase;
 let temp: ReturnType<typeof tempDir>;
@@ -36,12 +35,6 @@ afterAll(async () => {
   temp?.cleanup();
 });
 
-/** A person's dispatch over the server's HTTP, for the batch helpers. */
-const dispatchAs = (origin: string, token: string): Dispatch => async (channel, input) => {
-  const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ input }) });
-  return (await response.json()) as Envelope<unknown>;
-};
-
 describe('the team server under SIGKILL', () => {
   it('resumes a batch cut off mid-send: every payout at the gateway exactly once, the audit chain whole, no credential in the database or the log', async () => {
     let server = await startTeamServer(setup);
@@ -53,7 +46,7 @@ describe('the team server under SIGKILL', () => {
     await teamCall(server.origin, admin, 'credentials:import-key', { profileId: sandbox.id, privateKey: sentinels.privateKeyPem, kid: 'crash-kid' });
     await teamCall(server.origin, admin, 'team:create-user', { username: 'bob', displayName: 'Bob Finance', role: 'finance', password: TEAM_PASSWORD });
 
-    const bob = dispatchAs(server.origin, await teamToken(server.origin, 'bob'));
+    const bob = teamDispatch(server.origin, await teamToken(server.origin, 'bob'));
     const rows = batchRows(40, { prefix: `team-crash-${Date.now()}` });
     const started = await uploadBatch(bob, rows, { fileName: 'team.csv' });
     await waitFor(() => getBatch(bob, started.id), (b) => b.counts.sent >= 8, 'some payouts to be sent', 30_000);
@@ -61,7 +54,7 @@ describe('the team server under SIGKILL', () => {
 
     server = await startTeamServer(setup);
     runs.push(server);
-    const bobAgain = dispatchAs(server.origin, await teamToken(server.origin, 'bob'));
+    const bobAgain = teamDispatch(server.origin, await teamToken(server.origin, 'bob'));
     const done = await waitFor(() => getBatch(bobAgain, started.id), (b: BatchView) => b.state === 'done', 'the batch to finish after the restart', 60_000);
     expect(done.counts).toMatchObject({ sent: 40, sending: 0, unknown: 0, pending: 0 });
     expect(done.history.some((event) => event.kind === 'interrupted')).toBe(true);

@@ -5,9 +5,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { Dispatch } from '../../src/main/ipc/dispatcher';
+import type { Envelope } from '../../src/shared/contract';
 import { freePort } from './harness';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..');
 const serverJs = path.join(root, 'out/main/server.js');
 
 export const TEAM_PASSWORD = 'correct horse battery staple';
@@ -92,6 +94,12 @@ export async function teamCall<T = unknown>(origin: string, token: string, chann
   if (!envelope.ok) throw new Error(`${channel}: ${envelope.error?.message ?? response.status}`);
   return envelope.value as T;
 }
+
+/** A person's dispatch over the server's HTTP (a bearer token), for the batch helpers. */
+export const teamDispatch = (origin: string, token: string): Dispatch => async (channel, input) => {
+  const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ input }) });
+  return (await response.json()) as Envelope<unknown>;
+};
 
 export async function teamToken(origin: string, username: string, password = TEAM_PASSWORD): Promise<string> {
   const response = await fetch(`${origin}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, client: 'desktop' }) });

@@ -53,6 +53,23 @@ describe('notifications repository', () => {
     expect(await ledger.repos.notifications.insertMany([good, good])).toHaveLength(2);
   });
 
+  it('stores a batch in input order, each field as a statement parameter stores it (even a lone surrogate)', async () => {
+    ledger = await testLedger();
+    const l = ledger;
+    const odd = notification(l, {
+      event: 'ev\ud800', transactionRef: 'p-"\\\u00e9', requestRef: null, detail: 'x\ud83d\ude00y', rawHeaders: ['X-Q', '"\\'],
+      body: Buffer.from([0, 255, 1]), bodySize: 3, bodyTruncated: true, outcome: 'malformed', answerStatus: 400,
+    });
+    const ids = await l.repos.notifications.insertMany([notification(l, { requestRef: 'a' }), odd, notification(l, { requestRef: 'c' })]);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const stored = await Promise.all(ids.map((id) => l.repos.notifications.byId(id)));
+    expect(stored.map((s) => s?.requestRef)).toEqual(['a', null, 'c']);
+    // The driver's own encoding of that text (PostgreSQL: U+FFFD; better-sqlite3 differs).
+    const event = (await l.db.get<{ text: string }>('SELECT ? AS text', ['ev\ud800']))?.text;
+    expect(stored[1]).toMatchObject({ event, transactionRef: 'p-"\\\u00e9', detail: 'x\ud83d\ude00y', rawHeaders: ['X-Q', '"\\'], bodyTruncated: true, outcome: 'malformed', answerStatus: 400 });
+    expect(stored[1]?.body.equals(Buffer.from([0, 255, 1]))).toBe(true);
+  });
+
   it('finds the first processed notification with the same dedupe key', async () => {
     ledger = await testLedger();
     const { notifications } = ledger.repos;
