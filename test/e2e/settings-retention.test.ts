@@ -57,7 +57,7 @@ describe('notification retention in Settings', () => {
     await screenshot(page, 'settings-retention');
 
     // Main holds the rule and the audit entry (read from the ledger file, as a second reader).
-    const ledger = openReader({ file: path.join(dataDir, 'ledger.sqlite') });
+    const ledger = await openReader({ file: path.join(dataDir, 'ledger.sqlite') });
     try {
       const audit = await ledger.all<{ actor: string; profile_id: string; details: string }>("SELECT actor, profile_id, details FROM audit_log WHERE action = 'settings.notification-retention'");
       expect(audit).toHaveLength(1);

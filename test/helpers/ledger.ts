@@ -83,7 +83,7 @@ export async function testLedger(options: { migrations?: readonly Migration[] } 
  * A second, separate connection to a test ledger, as another process would have: read-only on
  * SQLite (what is on disk), its own pool on PostgreSQL (what is committed). No migrations run.
  */
-export function openReader(address: TestLedger['address']): LedgerEngine {
+export async function openReader(address: TestLedger['address']): Promise<LedgerEngine> {
   if ('url' in address) return PostgresEngine.create(address.url, address.url, 2);
   return new SqliteEngine(new Database(address.file, { readonly: true }), address.file);
 }

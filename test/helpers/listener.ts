@@ -26,7 +26,7 @@ export async function listenerFixture(limits: Partial<ListenerLimits> = {}, onSt
     },
     now: ledger.clock.now,
   });
-  const reader = openReader(ledger.address);
+  const reader = await openReader(ledger.address);
   return {
     ledger,
     listener,

@@ -101,7 +101,7 @@ describe.runIf(testEngine === 'postgres')('ledger bootstrap (a real PostgreSQL d
 
   /** The recorded migrations, read through a connection of its own. */
   async function recorded(url: string): Promise<{ version: number; name: string }[]> {
-    const reader = openReader({ url });
+    const reader = await openReader({ url });
     try {
       return await reader.all('SELECT version, name FROM schema_migrations ORDER BY version');
     } finally {
@@ -126,7 +126,7 @@ describe.runIf(testEngine === 'postgres')('ledger bootstrap (a real PostgreSQL d
   it('refuses a ledger written by a newer Paydesk, naming its version, and leaves it unchanged', async () => {
     const { url } = await database();
     await (await openLedger({ url })).close();
-    const writer = openReader({ url });
+    const writer = await openReader({ url });
     try {
       await writer.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', 'x')");
     } finally {
@@ -142,7 +142,7 @@ describe.runIf(testEngine === 'postgres')('ledger bootstrap (a real PostgreSQL d
   it('refuses a ledger whose migration history diverges', async () => {
     const { url } = await database();
     await (await openLedger({ url })).close();
-    const writer = openReader({ url });
+    const writer = await openReader({ url });
     try {
       await writer.run("UPDATE schema_migrations SET name = 'something-else' WHERE version = 1");
     } finally {
@@ -163,7 +163,7 @@ describe.runIf(testEngine === 'postgres')('ledger bootstrap (a real PostgreSQL d
       return new Promise<{ code: number | null; output: string }>((resolve) => proc.on('close', (code) => resolve({ code, output })));
     };
     // Hold the migrations lock while both start, so both are waiting on it at once: a real race for it.
-    const holder = openReader({ url });
+    const holder = await openReader({ url });
     let children: Promise<{ code: number | null; output: string }[]> | undefined;
     try {
       await holder.transaction(async () => {

@@ -40,7 +40,7 @@ function filesUnder(dir: string): string[] {
 async function postgresLedgerHolds(text: string): Promise<boolean> {
   const url = await testDatabaseFor(dataDir);
   if (url === undefined) return false;
-  const reader = openReader({ url });
+  const reader = await openReader({ url });
   try {
     const tables = await reader.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
     expect(tables.length).toBeGreaterThan(0);

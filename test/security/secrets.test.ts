@@ -213,7 +213,7 @@ describe('sentinel secrets and card data after a full run', () => {
   it('leaves none of them in the ledger or the data directory after a clean shutdown (WAL checkpointed)', async () => {
     await core.close();
     const url = await testDatabaseFor(dataDir);
-    const reader = openReader(url ? { url } : { file: path.join(dataDir, 'ledger.sqlite') });
+    const reader = await openReader(url ? { url } : { file: path.join(dataDir, 'ledger.sqlite') });
     try {
       expect(await leaksAtRest(reader)).toEqual([]);
     } finally {

@@ -76,7 +76,7 @@ describe('LedgerAttemptStore (the gateway AttemptStore on the ledger)', () => {
     const { store, ledger } = await ledgerStore();
     await store.prepare('k-durable', 'hash', '{"x":1}', meta);
     // Another connection, as another process: it sees only what is committed (on disk for SQLite).
-    const reader = openReader(ledger.address);
+    const reader = await openReader(ledger.address);
     try {
       expect(await new LedgerAttemptStore(new AttemptsRepository(reader), ledger.profile.id).get('k-durable')).toMatchObject({ state: 'prepared', requestHash: 'hash' });
     } finally {

@@ -31,7 +31,7 @@ describe('attempts (intent written before the request is sent)', () => {
     const attempt = await ledger.repos.attempts.prepare({ profileId: ledger.profile.id, kind: 'payin', idempotencyKey: 'key-1', reference: 'req-1', body: cardPayin() });
     expect(attempt).toMatchObject({ state: 'prepared', tryCount: 0, httpStatus: null });
     // Another process looking at the ledger (e.g. after a crash right now) sees the intent.
-    const other = openReader(ledger.address);
+    const other = await openReader(ledger.address);
     try {
       expect(await other.all('SELECT state, idempotency_key FROM attempts')).toEqual([{ state: 'prepared', idempotency_key: 'key-1' }]);
     } finally {

@@ -157,7 +157,7 @@ describe('notifications repository', () => {
   it('is durable: a second connection sees a committed batch at once', async () => {
     ledger = await testLedger();
     await ledger.repos.notifications.insertMany([notification(ledger), notification(ledger)]);
-    const reader = openReader(ledger.address);
+    const reader = await openReader(ledger.address);
     try {
       expect(await reader.get('SELECT count(*) AS n FROM notifications')).toEqual({ n: 2 });
     } finally {

@@ -103,7 +103,7 @@ describe('ledger schema (a real ledger on this run\'s engine)', () => {
 
   it('is readable by a second connection (WAL on SQLite), as the listener test relies on', async () => {
     ledger = await testLedger();
-    const reader = openReader(ledger.address);
+    const reader = await openReader(ledger.address);
     try {
       expect(Number((await reader.get<{ n: number | string }>('SELECT count(*) AS n FROM profiles'))?.n)).toBe(1);
     } finally {

@@ -102,7 +102,7 @@ describe('notification listener: stored before acknowledged', () => {
     expect(acked.size).toBeLessThan(total); // the kill really cut the run short
 
     // A connection of its own, opened after the kill: what is on disk (SQLite) or committed (PostgreSQL).
-    const reader = openReader(address);
+    const reader = await openReader(address);
     const stored = new Set((await reader.all<{ transaction_ref: string }>('SELECT transaction_ref FROM notifications')).map((r) => r.transaction_ref));
     await reader.close();
     const lost = [...acked].filter((ref) => !stored.has(ref));

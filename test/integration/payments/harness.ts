@@ -124,7 +124,7 @@ export async function cellsContaining(db: Sql, needle: string): Promise<string[]
 
 /** cellsContaining for an SQLite file (the emulator's), read through a connection of its own. */
 export async function sqliteFileCellsContaining(file: string, needle: string): Promise<string[]> {
-  const reader = openReader({ file });
+  const reader = await openReader({ file });
   try {
     return await cellsContaining(reader, needle);
   } finally {

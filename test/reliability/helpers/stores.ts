@@ -42,7 +42,7 @@ export async function ledgerAt(dataDir: string): Promise<LedgerAddress> {
 /** One look at the ledger through a connection of its own, closed after. No migrations run. */
 export async function withLedger<T>(address: LedgerAddress, read: (db: Sql) => Promise<T>): Promise<T> {
   let engine: SqliteEngine | PostgresEngine;
-  if ('url' in address) engine = PostgresEngine.create(address.url, address.url, 1);
+  if ('url' in address) engine = await PostgresEngine.create(address.url, address.url, 1);
   else {
     // Not readonly, for the same reason as withDb.
     const db = new Database(address.file, { fileMustExist: true });

@@ -3,7 +3,8 @@
 // it drops (the server restarted, the network failed) what it held is gone: `down` says so, and it
 // connects again after a pause that grows to `maxRetryMs`; `up` runs on every (re)connection,
 // before anything else is asked of it.
-import pg from 'pg';
+// Type-only: the driver is loaded on the first connect (a desk on SQLite never makes one).
+import type pg from 'pg';
 import type { Logger } from '../../logger';
 
 export interface DedicatedConnectionOptions {
@@ -57,7 +58,8 @@ export class DedicatedConnection {
   private async connect(): Promise<void> {
     this.retryTimer = null;
     if (this.closed) return;
-    const client = new pg.Client({ ...this.options.config, application_name: `paydesk ${this.options.purpose}` });
+    const { default: driver } = await import('pg');
+    const client = new driver.Client({ ...this.options.config, application_name: `paydesk ${this.options.purpose}` });
     let lost = false;
     const drop = (why: unknown) => {
       if (lost) return;

@@ -50,7 +50,7 @@ export function connectionProblem(error: unknown, url: URL): string {
 export async function openPostgres(text: string, now: () => Date, migrations: readonly PostgresMigration[] = postgresMigrations): Promise<PostgresEngine> {
   const url = parsePostgresUrl(text);
   const location = redactedUrl(url);
-  const engine = PostgresEngine.create(url.href, location);
+  const engine = await PostgresEngine.create(url.href, location);
   try {
     try {
       await engine.get('SELECT 1 AS ok');

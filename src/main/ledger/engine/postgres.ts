@@ -3,7 +3,8 @@
 // checked-out client, and it takes statement text plus values, which lets the ledger keep one text
 // per statement for both engines (placeholders.ts). Integers come back as numbers (ids and counts
 // stay far below 2^53); NUMERIC stays text, so no amount ever passes through a float.
-import pg from 'pg';
+// Type-only: the driver itself is loaded by create(), so a desk on SQLite never loads it (~100 ms of CPU at start-up).
+import type pg from 'pg';
 import { numbered } from './placeholders';
 import type { LedgerEngine, LedgerLock, SqlParams } from './types';
 import { currentTransaction, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
@@ -13,12 +14,14 @@ const INT8 = 20;
 /** Stable keys for pg_advisory_xact_lock, one per named lock (arbitrary, fixed forever). */
 const LOCK_KEYS: Record<LedgerLock, number> = { migrations: 0x5061_7901, audit: 0x5061_7902, applier: 0x5061_7903, batch: 0x5061_7904 };
 
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8) return (value: string) => toSafeNumber(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+/** 64-bit integers (counts, ids) as numbers; every other type as the driver parses it. */
+const typesOf = (driver: typeof pg): pg.CustomTypesConfig =>
+  ({
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8) return (value: string) => toSafeNumber(value);
+      return driver.types.getTypeParser(oid, format);
+    },
+  }) as pg.CustomTypesConfig;
 
 function toSafeNumber(value: string): number {
   const number = Number(value);
@@ -47,9 +50,10 @@ export class PostgresEngine implements LedgerEngine {
     readonly connectionConfig: pg.ClientConfig = {},
   ) {}
 
-  static create(connectionString: string, location: string, max = 10): PostgresEngine {
-    const connectionConfig: pg.ClientConfig = { connectionString, types, connectionTimeoutMillis: 10_000, application_name: 'paydesk' };
-    const pool = new pg.Pool({ ...connectionConfig, max });
+  static async create(connectionString: string, location: string, max = 10): Promise<PostgresEngine> {
+    const { default: driver } = await import('pg');
+    const connectionConfig: pg.ClientConfig = { connectionString, types: typesOf(driver), connectionTimeoutMillis: 10_000, application_name: 'paydesk' };
+    const pool = new driver.Pool({ ...connectionConfig, max });
     // An idle client whose server went away emits here; the pool drops it and the next query reconnects.
     pool.on('error', () => undefined);
     return new PostgresEngine(pool, location, connectionConfig);
