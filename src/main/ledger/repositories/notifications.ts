@@ -133,22 +133,24 @@ export interface NotificationFilter {
   payoutRowId?: number | undefined;
 }
 
-const INSERT = `INSERT INTO notifications (profile_id, received_at, source_address, raw_headers, body, body_size, body_truncated,
-     answer_status, event, transaction_ref, request_ref, status_code, dedupe_key, outcome, detail)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`;
+/** The columns a new notification fills, in the order of insertValues, with their type in the PostgreSQL batch's recordset. */
+const INSERTED = [
+  ['profile_id', 'text'], ['received_at', 'text'], ['source_address', 'text'], ['raw_headers', 'text'], ['body', 'text'], ['body_size', 'bigint'],
+  ['body_truncated', 'integer'], ['answer_status', 'integer'], ['event', 'text'], ['transaction_ref', 'text'], ['request_ref', 'text'],
+  ['status_code', 'text'], ['dedupe_key', 'text'], ['outcome', 'text'], ['detail', 'text'],
+] as const;
+const INSERTED_COLUMNS = INSERTED.map(([column]) => column).join(', ');
+
+const INSERT = `INSERT INTO notifications (${INSERTED_COLUMNS}) VALUES (${INSERTED.map(() => '?').join(', ')}) RETURNING id`;
 
 /**
- * PostgreSQL: a whole batch in one statement, its rows one JSON parameter (bodies in hex), taken in
- * input order (ORDINALITY), so the identity gives them ascending ids in that order and RETURNING
- * answers in it. One statement text whatever the batch size.
+ * PostgreSQL: a whole batch in one statement, its rows one JSON parameter (bodies in hex), inserted
+ * in input order (ORDINALITY), so the identity gives them ascending ids in that order. One
+ * statement text whatever the batch size.
  */
-const INSERT_BATCH = `INSERT INTO notifications (profile_id, received_at, source_address, raw_headers, body, body_size, body_truncated,
-     answer_status, event, transaction_ref, request_ref, status_code, dedupe_key, outcome, detail)
-   SELECT r.profile_id, r.received_at, r.source_address, r.raw_headers, decode(r.body, 'hex'), r.body_size, r.body_truncated,
-     r.answer_status, r.event, r.transaction_ref, r.request_ref, r.status_code, r.dedupe_key, r.outcome, r.detail
-   FROM ROWS FROM (json_to_recordset(?::json) AS (profile_id text, received_at text, source_address text, raw_headers text, body text,
-     body_size bigint, body_truncated integer, answer_status integer, event text, transaction_ref text, request_ref text, status_code text,
-     dedupe_key text, outcome text, detail text)) WITH ORDINALITY AS r
+const INSERT_BATCH = `INSERT INTO notifications (${INSERTED_COLUMNS})
+   SELECT ${INSERTED.map(([column]) => (column === 'body' ? "decode(r.body, 'hex')" : `r.${column}`)).join(', ')}
+   FROM ROWS FROM (json_to_recordset(?::json) AS (${INSERTED.map(([column, type]) => `${column} ${type}`).join(', ')})) WITH ORDINALITY AS r
    ORDER BY r.ordinality
    RETURNING id`;
 
@@ -161,15 +163,13 @@ const insertValues = (n: NewNotification): SqlValue[] => [
  * Text as the driver sends a parameter (UTF-8): a lone surrogate (a body may carry "\ud800") becomes
  * U+FFFD. JSON would carry it as an escape PostgreSQL refuses, failing the whole batch.
  */
-const utf8 = <T extends string | null>(text: T): T => (text !== null && /[\ud800-\udfff]/.test(text) ? (Buffer.from(text, 'utf8').toString('utf8') as T) : text);
+const utf8 = (text: string): string => (/[\ud800-\udfff]/.test(text) ? Buffer.from(text, 'utf8').toString('utf8') : text);
 
+/** The batch's JSON parameter: each notification's insertValues under its column names, the body in hex. */
 const batchJson = (notifications: readonly NewNotification[]): string =>
-  JSON.stringify(notifications.map((n) => ({
-    profile_id: utf8(n.profileId), received_at: utf8(n.receivedAt), source_address: utf8(n.sourceAddress), raw_headers: utf8(JSON.stringify(n.rawHeaders)),
-    body: n.body.toString('hex'), body_size: n.bodySize, body_truncated: n.bodyTruncated ? 1 : 0, answer_status: n.answerStatus, event: utf8(n.event),
-    transaction_ref: utf8(n.transactionRef), request_ref: utf8(n.requestRef), status_code: utf8(n.statusCode), dedupe_key: utf8(n.dedupeKey),
-    outcome: n.outcome, detail: utf8(n.detail),
-  })));
+  JSON.stringify(notifications.map((n) => Object.fromEntries(insertValues(n).map((value, i) => [
+    INSERTED[i]![0], Buffer.isBuffer(value) ? value.toString('hex') : typeof value === 'string' ? utf8(value) : value,
+  ]))));
 
 /** The filters as SQL conditions; every one given must hold. */
 function filterConditions(filter: NotificationFilter): Conditions {
@@ -219,7 +219,7 @@ export class NotificationsRepository {
       if (notifications.length === 0) return [];
       // The identity is drawn as the rows are inserted, in ORDINALITY order: ascending ids are input order,
       // whatever order RETURNING lists them in.
-      return (await this.db.all<{ id: number }>(INSERT_BATCH, [batchJson(notifications)])).map((r) => Number(r.id)).sort((a, b) => a - b);
+      return (await this.db.all<{ id: number }>(INSERT_BATCH, [batchJson(notifications)])).map((r) => r.id).sort((a, b) => a - b);
     }
     return this.db.transaction(async () => {
       const ids: number[] = [];
