@@ -57,8 +57,8 @@ export class DedicatedConnection {
 
   private async connect(): Promise<void> {
     this.retryTimer = null;
-    if (this.closed) return;
     const { default: driver } = await import('pg');
+    if (this.closed) return;
     const client = new driver.Client({ ...this.options.config, application_name: `paydesk ${this.options.purpose}` });
     let lost = false;
     const drop = (why: unknown) => {
