@@ -20,7 +20,7 @@ import { createRepositories, type Repositories } from '../src/main/ledger/reposi
 import type { TransactionFilter } from '../src/main/ledger/repositories/transactions';
 import { startListener } from '../src/main/listener/server';
 import { arg, log, percentile, prng, report, round, runLoad, sample, type Figure, type LoadResult } from './lib';
-import { notificationRow, payinRow, payoutRow, SEED_START, seeds, seedShape, writeThroughRepositories, type Row, type SeedSizes } from './seed-ledger';
+import { notificationRow, payinRow, payoutRow, rowDifferences, SEED_START, seeds, seedShape, writeThroughRepositories, type Row, type SeedSizes } from './seed-ledger';
 
 /** Rows per bulk statement (each column one array parameter). */
 const CHUNK = 20_000;
@@ -97,18 +97,8 @@ async function compareTables(ledger: PostgresEngine, table: string, count: numbe
   const rowsOf = (profileId: string) => ledger.all<Row>(`SELECT * FROM ${table} WHERE profile_id = ? ORDER BY id`, [profileId]);
   const [expected, actual] = [await rowsOf(expectedProfile), await rowsOf(actualProfile)];
   if (expected.length !== count || actual.length !== count) return [`${table}: ${expected.length} rows through the repositories, ${actual.length} in bulk, ${count} expected`];
-  const differences: string[] = [];
-  expected.forEach((want, i) => {
-    const got = actual[i]!;
-    for (const column of Object.keys(want)) {
-      if (column === 'id' || column === 'profile_id' || sameValue(want[column], got[column])) continue;
-      differences.push(`${table} row ${i + 1}, ${column}: ${JSON.stringify(got[column])} in bulk, ${JSON.stringify(want[column])} through the repositories`);
-    }
-  });
-  return differences;
+  return rowDifferences(table, expected, actual, ['id', 'profile_id']);
 }
-
-const sameValue = (a: unknown, b: unknown) => (Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : a === b);
 
 // ---------------------------------------------------------------------------------------------
 // Seeding: secondary indexes dropped, rows in bulk, indexes rebuilt (each table's in its time).

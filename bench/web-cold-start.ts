@@ -1,7 +1,8 @@
 // Web mode cold start on the seeded ledger: from spawning the built main process (out/main/web.js)
 // to the first pay-ins page rendered in Chromium (rows in the table), with the browser already
 // running; then the main process's peak memory (VmHWM). The ledger is copied into a fresh data
-// directory so the cached file stays untouched.
+// directory so the cached file stays untouched; with --in-place it is linked instead, and the
+// app's start-up writes (settings, its local profile) go into the seeded file.
 //   node --import tsx bench/web-cold-start.ts --ledger FILE [--phases] [--in-place]
 // --phases also prints one timeline, in ms since the spawn: the main process's start-up and request
 // trace (PAYDESK_TRACE=1) and Chromium's navigation and resource timings.
