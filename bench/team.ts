@@ -24,7 +24,7 @@ import { freePort } from '../test/e2e/harness';
 import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamDispatch, teamToken, type TeamServerProcess, type TeamServerSetup } from '../test/e2e/team-harness';
 import { cookieCall, signIn } from '../test/helpers/team';
 import { createTestDatabase } from '../test/helpers/test-database';
-import { batchRows, gatewayPayoutsByReference, getBatch, uploadBatch } from '../test/integration/batches/helpers';
+import { batchRows, gatewayPayoutsByReference, getBatch, must, uploadBatch } from '../test/integration/batches/helpers';
 import { arg, ensureBenchDir, log, percentile, report, round, type Figure } from './lib';
 
 const rows = arg('rows', 1_000);
@@ -112,12 +112,6 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms:
     if (Date.now() > deadline) return { value, met: false };
     await sleep(POLL_MS);
   }
-}
-
-async function must<T>(dispatch: Dispatch, channel: string, input: unknown): Promise<T> {
-  const envelope = await dispatch(channel, input);
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.message}`);
-  return envelope.value as T;
 }
 
 interface Cluster {

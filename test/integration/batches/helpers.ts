@@ -28,7 +28,8 @@ export function batchRows(n: number, options: { prefix: string; currency?: strin
 
 type Dispatch = Core['dispatch'];
 
-async function must<T>(dispatch: Dispatch, channel: string, input: unknown): Promise<T> {
+/** A contract call's value, or its error thrown (with the envelope's code). */
+export async function must<T>(dispatch: Dispatch, channel: string, input: unknown): Promise<T> {
   const envelope = (await dispatch(channel, input)) as Envelope<T>;
   if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
   return envelope.value;
