@@ -1,12 +1,11 @@
 // The notification events of spec section 6 as data: for each one, the transaction it is about,
 // the body fields that name that transaction, what its status_code is the status of, where the
-// gateway posts it, its label and how its body is read. Main's listener and applier, the ledger
-// views and the renderer branch on this table only. An event added to NOTIFICATION_EVENTS without
+// gateway posts it and its label. Main's listener and applier, the ledger views and the renderer
+// branch on this table only (it holds no schema, so the renderer's first bundle needs no zod; the
+// applier reads each body with its schema in spec/schemas.ts). An event added to NOTIFICATION_EVENTS without
 // its entry fails the typecheck; an event outside the list is unknown (subjectOf answers null),
 // never taken for a pay-in.
-import type { z } from 'zod';
 import { describeStatusOf, type TransactionSubject } from './codes';
-import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotificationSchema } from './schemas';
 
 export const NOTIFICATION_EVENTS = ['v2_payin_notification', 'v2_tokenization_notification', 'v2_payout_notification'] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
@@ -30,8 +29,6 @@ export interface EventSpec {
   deliveredTo: string;
   /** Short, for lists and filters ("pay-in"). */
   label: string;
-  /** The tolerant schema its body is read with (missing and extra fields accepted). */
-  body: z.ZodType;
 }
 
 const PAYIN_REFERENCES = { gatewayId: 'payin_id', merchantReference: 'request_id' } as const;
@@ -43,7 +40,6 @@ export const EVENT_SPECS = {
     references: PAYIN_REFERENCES,
     deliveredTo: 'notification_link',
     label: 'pay-in',
-    body: PayinNotificationSchema,
   },
   v2_tokenization_notification: {
     subject: 'payin',
@@ -51,7 +47,6 @@ export const EVENT_SPECS = {
     references: PAYIN_REFERENCES,
     deliveredTo: 'tokenization_notification_url',
     label: 'tokenization',
-    body: TokenizationNotificationSchema,
   },
   v2_payout_notification: {
     subject: 'payout',
@@ -59,7 +54,6 @@ export const EVENT_SPECS = {
     references: { gatewayId: 'payout_id', merchantReference: 'merchantReference' },
     deliveredTo: 'notificationUrl',
     label: 'payout',
-    body: PayoutNotificationSchema,
   },
 } as const satisfies Record<NotificationEvent, EventSpec>;
 

@@ -47,12 +47,10 @@ describe('notification events as data', () => {
     }
   });
 
-  test('each body schema reads its event tolerantly: unknown codes and extra fields kept', () => {
-    expect(EVENT_SPECS.v2_payin_notification.body).toBe(PayinNotificationSchema);
-    expect(EVENT_SPECS.v2_tokenization_notification.body).toBe(TokenizationNotificationSchema);
-    expect(EVENT_SPECS.v2_payout_notification.body).toBe(PayoutNotificationSchema);
+  test('each event\'s body schema reads it tolerantly: unknown codes and extra fields kept', () => {
+    const schemas = { v2_payin_notification: PayinNotificationSchema, v2_tokenization_notification: TokenizationNotificationSchema, v2_payout_notification: PayoutNotificationSchema };
     for (const event of NOTIFICATION_EVENTS) {
-      const parsed = EVENT_SPECS[event].body.parse({ event, status_code: 'Z999', brand_new: 1 }) as Record<string, unknown>;
+      const parsed = schemas[event].parse({ event, status_code: 'Z999', brand_new: 1 }) as Record<string, unknown>;
       expect(parsed).toMatchObject({ event, status_code: 'Z999', brand_new: 1 });
     }
   });
