@@ -18,6 +18,7 @@ import { migration0014 } from './0014_ledger_copies';
 import { migration0015 } from './0015_team';
 import { migration0016 } from './0016_approvals';
 import { migration0017 } from './0017_scale_out';
+import { migration0018 } from './0018_day_totals_index';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,4 @@ export interface Migration {
   up: (db: Database) => void;
 }
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018];
