@@ -139,6 +139,38 @@ const attemptWhere = (alias: string, interruptedBefore: string): Clause => ({
 });
 
 const TABLE_RANK = { payins: 0, payouts: 1 } as const;
+
+/** A row of a pay-ins and payouts list with its table's rank, the tie-break of equal times. */
+interface Ranked {
+  record: TransactionException;
+  rank: number;
+}
+
+const isTransactionList = (kind: ExceptionKind) => kind !== 'orphans' && kind !== 'duplicates' && kind !== 'unknown_attempts';
+
+/** Whether `a` comes before `b` in a list: newest first by (created_at, table rank, id). */
+function comesFirst(a: Ranked, b: Ranked): boolean {
+  if (a.record.createdAt !== b.record.createdAt) return a.record.createdAt > b.record.createdAt;
+  if (a.rank !== b.rank) return a.rank > b.rank;
+  return a.record.id > b.record.id;
+}
+
+/** Rows of several streams, each newest first, merged into one newest first. */
+async function* newestFirst(streams: AsyncGenerator<Ranked>[]): AsyncGenerator<TransactionException> {
+  const pull = async (stream: AsyncGenerator<Ranked>) => {
+    const next = await stream.next();
+    return next.done ? null : next.value;
+  };
+  const heads = await Promise.all(streams.map(async (stream) => ({ stream, row: await pull(stream) })));
+  for (;;) {
+    let first: (typeof heads)[number] | null = null;
+    for (const head of heads) if (head.row && (first?.row == null || comesFirst(head.row, first.row))) first = head;
+    if (first?.row == null) return;
+    yield first.row.record;
+    first.row = await pull(first.stream);
+  }
+}
+
 const notificationOutcome = (kind: ExceptionKind) => (kind === 'orphans' ? 'orphan' : 'duplicate');
 
 interface TxRow {
@@ -223,9 +255,44 @@ export class ExceptionsRepository {
     return total;
   }
 
+  /**
+   * Every row of a list in the order of its pages, for an export. Each table is read once, a chunk
+   * at a time, and the pay-ins and payouts of a list merged as they come: a page of those lists
+   * reads both tables and keeps about half, so paging through would read every row twice.
+   */
+  async *rows(query: ExceptionListQuery, chunk = 1000): AsyncGenerator<ExceptionRecord> {
+    if (!isTransactionList(query.kind)) {
+      let cursor: string | null = null;
+      do {
+        const page: Page<ExceptionRecord> = await this.page(query, { cursor, limit: chunk });
+        yield* page.items;
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      return;
+    }
+    const streams = (['payins', 'payouts'] as const).flatMap((table) => {
+      const where = transactionWhere(query.kind, table, query.pendingBefore);
+      return where ? [this.tableRows(query, table, where, chunk)] : [];
+    });
+    yield* newestFirst(streams);
+  }
+
+  /** One table's rows of a transaction list, newest first, `chunk` rows per statement. */
+  private async *tableRows(query: ExceptionListQuery, table: TxTable, where: Clause, chunk: number): AsyncGenerator<Ranked> {
+    const scope = narrowed('', query, where);
+    let after: [string, number] | null = null;
+    for (;;) {
+      const rows = await this.transactions(table, after ? { sql: `${scope.sql} AND (created_at, id) < (?, ?)`, params: [...scope.params, ...after] } : scope, chunk);
+      yield* rows;
+      if (rows.length < chunk) return;
+      const last = rows[rows.length - 1]!.record;
+      after = [last.createdAt, last.id];
+    }
+  }
+
   private async transactionPage(query: ExceptionListQuery, request: PageAfter): Promise<Page<ExceptionRecord>> {
     const after = request.cursor ? decodeCursor(request.cursor, ['string', 'number', 'number']) : null;
-    const found: (TransactionException & { rank: number })[] = [];
+    const found: Ranked[] = [];
     for (const table of ['payins', 'payouts'] as const) {
       const where = transactionWhere(query.kind, table, query.pendingBefore);
       if (!where) continue;
@@ -241,15 +308,25 @@ export class ExceptionsRepository {
         else terms.push('(created_at, id) < (?, ?)');
         params.push(at, ...(rank === afterRank ? [id] : []));
       }
-      const [reference, gatewayId] = table === 'payins' ? ['request_id', 'payin_id'] : ['merchant_reference', 'payout_id'];
-      const rows = (await this.db.all(`SELECT id, profile_id, ${reference} AS reference, ${gatewayId} AS gateway_id, method, amount, currency, status_code, last_notified_status,
-             last_verified_status, created_at, conflict, status_conflict, facts_conflict, claim_state, mismatch, final, status_category
-           FROM ${table} WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, [...params, request.limit + 1])) as TxRow[];
-      for (const r of rows) found.push({ ...toTransaction(table === 'payins' ? 'payin' : 'payout', r), rank });
+      found.push(...(await this.transactions(table, { sql: terms.join(' AND '), params }, request.limit + 1)));
     }
-    found.sort((a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.rank !== b.rank ? b.rank - a.rank : b.id - a.id));
-    const page = toPage(found.slice(0, request.limit + 1), request.limit, (r) => [r.createdAt, r.rank, r.id]);
-    return { items: page.items.map(({ rank: _rank, ...record }) => record), nextCursor: page.nextCursor };
+    found.sort((a, b) => (comesFirst(a, b) ? -1 : 1));
+    const page = toPage(found.slice(0, request.limit + 1), request.limit, ({ record, rank }) => [record.createdAt, rank, record.id]);
+    return { items: page.items.map(({ record }) => record), nextCursor: page.nextCursor };
+  }
+
+  /** Up to `limit` rows of one table matching `where`, newest first, each with its table's rank. */
+  private async transactions(table: TxTable, where: Clause, limit: number): Promise<Ranked[]> {
+    const [reference, gatewayId] = table === 'payins' ? ['request_id', 'payin_id'] : ['merchant_reference', 'payout_id'];
+    const rows = await this.db.all<TxRow>(
+      `SELECT id, profile_id, ${reference} AS reference, ${gatewayId} AS gateway_id, method, amount, currency, status_code, last_notified_status,
+         last_verified_status, created_at, conflict, status_conflict, facts_conflict, claim_state, mismatch, final, status_category
+       FROM ${table} WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [...where.params, limit],
+    );
+    const subject = table === 'payins' ? 'payin' : 'payout';
+    const rank = TABLE_RANK[table];
+    return rows.map((r) => ({ record: toTransaction(subject, r), rank }));
   }
 
   private async notificationPage(query: ExceptionListQuery, request: PageAfter): Promise<Page<ExceptionRecord>> {

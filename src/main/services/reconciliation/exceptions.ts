@@ -37,20 +37,13 @@ export class ExceptionLists {
 
   /** Every row of a list, for a CSV export, stopping at `max`. */
   async all(query: Omit<ExceptionQuery, 'cursor' | 'limit'>, max: number): Promise<{ items: ExceptionRow[]; truncated: boolean }> {
-    const list = this.listQuery(query.kind, query);
     const items: ExceptionRow[] = [];
-    let cursor: string | null = null;
-    for (let round = 0; items.length < max; round++) {
-      // One row more than the room left tells "exactly max" apart from "more".
-      const page = await this.exceptions.page(list, { cursor, limit: Math.min(1000, max - items.length + 1) });
-      const take = page.items.slice(0, max - items.length);
-      items.push(...take.map((r) => toRow(query.kind, r)));
-      if (take.length === page.items.length && page.nextCursor === null) return { items, truncated: false };
-      if (take.length < page.items.length) break;
-      cursor = page.nextCursor;
-      if (round > max) break; // bounded: each round adds at least one row
+    // One row more than `max` tells "exactly max" apart from "more"; stopping the stream ends its reads.
+    for await (const record of this.exceptions.rows(this.listQuery(query.kind, query))) {
+      if (items.length === max) return { items, truncated: true };
+      items.push(toRow(query.kind, record));
     }
-    return { items, truncated: true };
+    return { items, truncated: false };
   }
 
   async counts(scope: ExceptionScope): Promise<{ kind: ExceptionKind; count: number }[]> {
