@@ -5,7 +5,13 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 import { CONTENT_SECURITY_POLICY } from './src/main/security-policy';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const { version, dependencies } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string; dependencies: Record<string, string> };
+
+// Main bundles its pure-JavaScript dependencies: Node's module loader resolving, reading and
+// compiling each of their files cost ~70 ms of CPU at every start (docs/performance.md). Outside the
+// bundle: the native modules (rebuilt per runtime), pg (its optional native binding), and jose and
+// ky, which main imports on first use.
+const MAIN_EXTERNAL = new Set(['better-sqlite3', 'keytar', 'pg', 'jose', 'ky']);
 
 // The production index.html carries the CSP too (the dev server needs inline scripts for HMR).
 function contentSecurityPolicyMeta(): Plugin {
@@ -21,6 +27,7 @@ export default defineConfig({
   main: {
     define: { __PAYDESK_VERSION__: JSON.stringify(version) },
     build: {
+      externalizeDeps: { exclude: Object.keys(dependencies).filter((name) => !MAIN_EXTERNAL.has(name)) },
       rollupOptions: {
         input: {
           index: path.resolve('src/main/index.ts'),
