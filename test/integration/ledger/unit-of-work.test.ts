@@ -53,6 +53,45 @@ describe('repos.transaction', () => {
   });
 });
 
+describe('sql.atomic', () => {
+  it('is a transaction of its own when none is open: all of its writes or none', async () => {
+    ledger = await testLedger();
+    const { db, repos } = ledger;
+    await expect(
+      db.atomic(async () => {
+        await repos.limits.upsert(limit);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await repos.limits.all()).toHaveLength(0);
+  });
+
+  it('joins an open transaction without a savepoint: a failure fails the caller, and nothing undoes its writes alone', async () => {
+    ledger = await testLedger();
+    const { db, repos } = ledger;
+    await expect(
+      repos.transaction(async () => {
+        await repos.limits.upsert(limit);
+        await db.atomic(async () => {
+          await repos.limits.upsert({ ...limit, currency: 'USD' });
+          throw new Error('inner');
+        });
+      }),
+    ).rejects.toThrow('inner');
+    expect(await repos.limits.all()).toHaveLength(0);
+    // Caught and gone past (what a caller must wrap in transaction() to undo): its write commits with the caller's.
+    await repos.transaction(async () => {
+      await expect(
+        db.atomic(async () => {
+          await repos.limits.upsert(limit);
+          throw new Error('inner');
+        }),
+      ).rejects.toThrow('inner');
+    });
+    expect((await repos.limits.all()).map((r) => r.currency)).toEqual(['EUR']);
+  });
+});
+
 describe('the page cursor', () => {
   it('names a position that decodes as the shape it was made in', () => {
     expect(decodeCursor(encodeCursor(['2025-01-01T00:00:00.000Z', 1, 7]), ['string', 'number', 'number'])).toEqual(['2025-01-01T00:00:00.000Z', 1, 7]);

@@ -30,6 +30,7 @@ function counting(db: Sql): Sql {
     get: (sql, params) => counted(db.get(sql, params)),
     run: (sql, params) => counted(db.run(sql, params)),
     transaction: (fn) => db.transaction(fn),
+    atomic: (fn) => db.atomic(fn),
     lock: (name) => db.lock(name),
   };
 }

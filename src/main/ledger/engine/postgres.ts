@@ -82,6 +82,10 @@ export class PostgresEngine implements LedgerEngine {
     await tx.client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEYS[name]]);
   }
 
+  atomic<T>(fn: () => Promise<T>): Promise<T> {
+    return currentTransaction(this) ? fn() : this.transaction(fn);
+  }
+
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const open = currentTransaction<PostgresTransaction>(this);
     if (open) return savepoint(open, (sql) => open.client.query(sql), fn);

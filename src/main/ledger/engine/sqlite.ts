@@ -49,6 +49,10 @@ export class SqliteEngine implements LedgerEngine {
     return Promise.resolve();
   }
 
+  atomic<T>(fn: () => Promise<T>): Promise<T> {
+    return currentTransaction(this) ? fn() : this.transaction(fn);
+  }
+
   transaction<T>(fn: () => Promise<T>): Promise<T> {
     const open = currentTransaction(this);
     if (open) return savepoint(open, (sql) => this.run(sql), fn);

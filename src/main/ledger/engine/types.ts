@@ -7,6 +7,10 @@
 // services keep calling the same objects inside and outside a transaction. A transaction inside
 // another is a savepoint: its failure undoes its own writes and leaves the outer one usable
 // (PostgreSQL aborts a whole transaction on an error otherwise); the outer one commits once.
+// `atomic(fn)` is for statements that only belong together (a repository's read and write of one
+// row): inside a transaction it joins it without a savepoint (two round trips fewer on
+// PostgreSQL), so its failure fails the caller's transaction; a caller that catches a failure and
+// goes on opens a transaction() around what it catches.
 export type SqlValue = string | number | bigint | null | Buffer;
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 
@@ -26,6 +30,8 @@ export interface Sql {
   run(sql: string, params?: SqlParams): Promise<number>;
   /** Runs `fn` as one transaction (a savepoint inside another): committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` as one transaction, or as part of the open one (no savepoint: its failure is the caller's). */
+  atomic<T>(fn: () => Promise<T>): Promise<T>;
   /** Takes a named lock until the end of the current transaction (PostgreSQL; nothing to take on SQLite). */
   lock(name: LedgerLock): Promise<void>;
 }

@@ -186,7 +186,7 @@ export class AttemptsRepository {
    */
   async prepare(input: PrepareAttempt): Promise<Attempt> {
     const { text, hash, replayable } = storedRequest(input.body);
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const existing = await this.byKey(input.idempotencyKey);
       if (existing) {
         if (existing.requestHash !== hash || existing.profileId !== input.profileId || existing.kind !== input.kind) {
@@ -235,7 +235,7 @@ export class AttemptsRepository {
    * Refused for anything but a claim before its first send ("sending", one try).
    */
   async markUnsent(key: string, failure: { error: string }): Promise<Attempt> {
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const current = await this.lockedByKey(key);
       if (current?.state !== 'sending') throw new AttemptStateError(key, current?.state ?? 'missing', 'unknown');
       if (current.tryCount !== 1) throw new RangeError(`attempt ${key} has ${current.tryCount} tries: not a claim before its first send`);
@@ -355,7 +355,7 @@ export class AttemptsRepository {
   }
 
   private async move(key: string, to: AttemptState, columns: Record<string, string | number | null>): Promise<Attempt> {
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const current = await this.lockedByKey(key);
       if (!current || !allowedFrom[to].includes(current.state)) throw new AttemptStateError(key, current?.state ?? 'missing', to);
       const names = Object.keys(columns);

@@ -71,7 +71,7 @@ export class AuditLog {
   ) {}
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       // Two processes on one PostgreSQL ledger append one at a time (SQLite's write lock does it there).
       await this.db.lock('audit');
       const head = await this.head();

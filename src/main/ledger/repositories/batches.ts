@@ -209,7 +209,7 @@ export class BatchesRepository {
 
   /** A draft's rows go with it; nothing of a draft was ever sent. */
   async deleteDraft(id: number): Promise<boolean> {
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       if ((await this.batch(id))?.state !== 'draft') return false;
       await this.db.run('DELETE FROM batch_items WHERE batch_id = ?', [id]);
       await this.db.run('DELETE FROM batches WHERE id = ?', [id]);

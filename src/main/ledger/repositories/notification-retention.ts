@@ -94,7 +94,7 @@ export class NotificationRetentionRepository {
    * read again here: an orphan applied since outside() is left alone.
    */
   async drop(profileId: string, rows: readonly { id: number; raw: number }[]): Promise<Dropped> {
-    return this.db.transaction(async (): Promise<Dropped> => {
+    return this.db.atomic(async (): Promise<Dropped> => {
       const raw = new Map(rows.map((row) => [row.id, row.raw]));
       const ids = rows.map((row) => row.id);
       const deleted = (await this.db.all(`DELETE FROM notifications WHERE id IN (${placeholders(ids)}) AND outcome = 'malformed' AND raw_pruned_at IS NULL RETURNING id`, ids)) as { id: number }[];

@@ -221,7 +221,7 @@ export class NotificationsRepository {
       // whatever order RETURNING lists them in.
       return (await this.db.all<{ id: number }>(INSERT_BATCH, [batchJson(notifications)])).map((r) => r.id).sort((a, b) => a - b);
     }
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const ids: number[] = [];
       for (const n of notifications) ids.push((await this.db.get<{ id: number }>(INSERT, insertValues(n)))!.id);
       return ids;

@@ -119,7 +119,7 @@ export class ProfilesRepository {
   /** Makes this profile the only active one. */
   async activate(id: string): Promise<Profile> {
     const at = isoTime(this.now());
-    await this.db.transaction(async () => {
+    await this.db.atomic(async () => {
       await this.db.run('UPDATE profiles SET is_active = 0, updated_at = ? WHERE is_active = 1 AND id <> ?', [at, id]);
       const result = (await this.db.run('UPDATE profiles SET is_active = ?, updated_at = ? WHERE id = ?', [toFlag(true), at, id]));
       if (result === 0) throw new RangeError(`no profile ${id}`);

@@ -23,7 +23,7 @@ export class SettingsRepository {
   async put(values: ReadonlyMap<string, string>): Promise<void> {
     const upsert = 'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at';
     const at = isoTime(this.now());
-    await this.db.transaction(async () => {
+    await this.db.atomic(async () => {
       for (const [key, value] of values) await this.db.run(upsert, [key, value, at]);
     });
   }

@@ -116,7 +116,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
 
   /** recordRequest and applyCreateAnswer in one transaction. */
   async upsertFromCreate(request: Request, answer: Answer): Promise<T> {
-    return this.db.transaction(async () => (await this.applyCreateAnswer((await this.recordRequest(request)).id, answer)).record);
+    return this.db.atomic(async () => (await this.applyCreateAnswer((await this.recordRequest(request)).id, answer)).record);
   }
 
   async byId(id: number): Promise<T | undefined> {
@@ -172,7 +172,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    */
   async applyStatus(id: number, update: StatusUpdate): Promise<StatusApplied<T>> {
     const { table, kind } = this.shape;
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const row = (await this.db.get(`SELECT * FROM ${table} WHERE id = ?`, [id])) as Row | undefined;
       if (!row) throw new RangeError(`no ${kind} row ${id}`);
       const at = isoTime(this.now());
@@ -254,7 +254,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   protected async recordRequestRow(facts: RequestFacts, reference: string, extra: Record<string, string | null>): Promise<T> {
     const { table, kind, reference: referenceColumn } = this.shape;
     const amount = canonicalAmount(facts.amount, facts.method, facts.currency);
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       const existing = await this.byReference(facts.profileId, reference);
       if (existing) {
         // By value: a row written before amounts followed their currency holds "15.7" for "15.70".
@@ -282,7 +282,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    */
   protected async applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): Promise<StatusApplied<T>> {
     const { table } = this.shape;
-    return this.db.transaction(async () => {
+    return this.db.atomic(async () => {
       await this.byIdOrThrow(id);
       if (answer.gatewayId) await this.attachGatewayId(id, answer.gatewayId);
       const sets = Object.keys(extra).map((column) => `${column} = coalesce(?, ${column})`);

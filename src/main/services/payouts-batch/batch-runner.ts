@@ -222,40 +222,53 @@ export class BatchRunner {
    * items are held (Run.inFlight) from the moment they are read, and resolve once committed.
    */
   private async claimPending(run: Run, session: PayoutSession, n: number): Promise<Claimed[]> {
-    const { transaction, batches, payouts } = this.deps;
     if (this.closing) return [];
     const claimed: Claimed[] = [];
     try {
-      return await transaction(async () => {
-        const batch = await batches.lockedBatch(run.batchId, 'claim');
-        if (batch?.state !== 'running') return claimed;
-        for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
-          // Items other workers are claiming are passed by: their transactions have not committed yet.
-          const item = await batches.nextToClaim(batch.id, run.inFlight);
-          if (!item) break;
-          run.inFlight.add(item.id);
-          try {
-            const form = JSON.parse(item.form) as Omit<PayoutCreateForm, 'profileId'>;
-            const payout = await payouts.prepare({ ...form, profileId: batch.profileId }, session, {
-              auditDetails: { batchId: batch.id, line: item.line },
-              hooks: { afterPrepare: (key, payoutRowId) => batches.markPrepared(item.id, key, payoutRowId) },
-            });
-            claimed.push({ item, payout });
-          } catch (error) {
-            run.inFlight.delete(item.id);
-            if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
-              await batches.settle(item.id, 'refused', error.message);
-              continue;
-            }
-            await this.pauseByItself(batch.id, error);
-            if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
-            break;
-          }
-        }
-        return claimed;
-      });
+      await this.deps.transaction(() => this.claimInto(claimed, run, session, n));
+      return claimed;
     } catch (error) {
       forget(run, claimed);
+      throw error;
+    }
+  }
+
+  /**
+   * claimPending's work, in the caller's transaction (recordTogether's, whose failure rolls back
+   * the whole group: no savepoint of its own). Adds what it claims to `claimed` as it goes, so a
+   * rollback after it can forget them; forgets them itself when it fails.
+   */
+  private async claimInto(claimed: Claimed[], run: Run, session: PayoutSession, n: number): Promise<void> {
+    const { batches, payouts } = this.deps;
+    try {
+      const batch = await batches.lockedBatch(run.batchId, 'claim');
+      if (batch?.state !== 'running') return;
+      for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
+        // Items other workers are claiming are passed by: their transactions have not committed yet.
+        const item = await batches.nextToClaim(batch.id, run.inFlight);
+        if (!item) break;
+        run.inFlight.add(item.id);
+        try {
+          const form = JSON.parse(item.form) as Omit<PayoutCreateForm, 'profileId'>;
+          // A refused row rolls back its own savepoint (PayoutService.prepare) and the others go on.
+          const payout = await payouts.prepare({ ...form, profileId: batch.profileId }, session, {
+            auditDetails: { batchId: batch.id, line: item.line },
+            hooks: { afterPrepare: (key, payoutRowId) => batches.markPrepared(item.id, key, payoutRowId) },
+          });
+          claimed.push({ item, payout });
+        } catch (error) {
+          run.inFlight.delete(item.id);
+          if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
+            await batches.settle(item.id, 'refused', error.message);
+            continue;
+          }
+          await this.pauseByItself(batch.id, error);
+          if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
+          break;
+        }
+      }
+    } catch (error) {
+      forget(run, claimed.splice(0));
       throw error;
     }
   }
@@ -320,8 +333,9 @@ export class BatchRunner {
       await a.answered.record();
       const { state } = a.answered.outcome;
       await batches.settle(a.claimed.item.id, ITEM_STATE[state], state === 'succeeded' ? null : a.answered.message);
-      const next = a.session && !(await this.hasOpen(a.run)) ? (await this.claimPending(a.run, a.session, 1))[0] : undefined;
-      nexts.set(a, next);
+      const claimed: Claimed[] = [];
+      if (a.session && !this.closing && !(await this.hasOpen(a.run))) await this.claimInto(claimed, a.run, a.session, 1);
+      nexts.set(a, claimed[0]);
     };
     /** Claims of a transaction that rolled back were never made: not held, not kept in memory. */
     const release = (rolledBack: Iterable<[PendingAnswer, Claimed | undefined]>) => {
