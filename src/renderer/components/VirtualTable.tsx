@@ -67,7 +67,16 @@ export function VirtualTable<T>({
   const [selected, setSelected] = useState(0);
   // Five rows (200 px) beyond each edge keep scrolling smooth; every extra row is rendered before
   // the first page shows (12 were a second screenful on a laptop).
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 5 });
+  // Until the scroll box is measured (a layout effect, after the first render), the window's height
+  // stands in for its own: the first page's rows are drawn in the first render, not one render and
+  // one forced layout later.
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 5,
+    initialRect: { width: 0, height: window.innerHeight },
+  });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
