@@ -4,7 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import { AppFrame } from './shell/AppFrame';
 import { useApp } from './stores/context';
-import { cssVariablesResolver, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export function App() {
   const load = useApp((state) => state.load);
@@ -14,7 +14,7 @@ export function App() {
     void load();
   }, [load]);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={preference === 'auto' ? system : preference}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} forceColorScheme={preference === 'auto' ? system : preference}>
       <Notifications position="bottom-right" />
       <AppFrame />
     </MantineProvider>

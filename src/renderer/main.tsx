@@ -12,7 +12,7 @@ import { SignIn } from './features/team/SignIn';
 import { prefetchScreen } from './shell/prefetch';
 import { parseRoute } from './shell/use-route';
 import { createStores, StoresProvider } from './stores/context';
-import { cssVariablesResolver, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
@@ -20,7 +20,7 @@ const render = (node: ReactNode) => createRoot(root).render(<StrictMode>{node}</
 
 function SignInPage() {
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={useColorScheme()}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} forceColorScheme={useColorScheme()}>
       <SignIn />
     </MantineProvider>
   );

@@ -3,7 +3,21 @@
 // teal-1, 4.3:1; yellow-9 on yellow-1, 2.7:1), red text (red-6, 3.3:1), white on indigo-6 (4.3:1)
 // and, in the dark scheme, dimmed dark-2 (3.5:1). Rather than pick a darker colour per screen, every
 // text colour the palette hands out is chosen here, from the palette, against the surfaces it sits on.
-import { type CSSVariablesResolver, createTheme, darken, luminance, type MantineColorsTuple, type MantineTheme } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, darken, luminance, type MantineColorSchemeManager, type MantineColorsTuple, type MantineTheme } from '@mantine/core';
+
+/**
+ * The colour scheme lives in main's settings (or follows the system), and every MantineProvider is
+ * given it (forceColorScheme): nothing is kept in the browser. Mantine's default manager read
+ * localStorage when the page started (a synchronous call to the browser process) and was made
+ * anew at every render of the provider, subscribing again each time.
+ */
+export const colorSchemeManager: MantineColorSchemeManager = {
+  get: (defaultValue) => defaultValue,
+  set: () => {},
+  subscribe: () => {},
+  unsubscribe: () => {},
+  clear: () => {},
+};
 
 /** WCAG 2.1 AA for normal text (1.4.3). */
 export const AA_CONTRAST = 4.5;
