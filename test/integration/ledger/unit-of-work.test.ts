@@ -19,10 +19,12 @@ describe('repos.transaction', () => {
     expect(
       await repos.transaction(async () => {
         await repos.limits.upsert(limit);
-        return (await repos.audit.append({ actor: 'user', action: 'limits.set' })).seq;
+        await repos.audit.append({ actor: 'user', action: 'limits.set' });
+        return 'done';
       }),
-    ).toBe(1);
+    ).toBe('done');
     expect(await repos.limits.all()).toHaveLength(1);
+    expect((await repos.audit.head())?.seq).toBe(1);
 
     await expect(
       repos.transaction(async () => {
@@ -89,6 +91,54 @@ describe('sql.atomic', () => {
       ).rejects.toThrow('inner');
     });
     expect((await repos.limits.all()).map((r) => r.currency)).toEqual(['EUR']);
+  });
+});
+
+describe('sql.atCommit (the audit log appends through it)', () => {
+  it('runs a write last in the transaction, after the ones queued before it, and commits it with the rest', async () => {
+    ledger = await testLedger();
+    const { db, repos } = ledger;
+    await repos.transaction(async () => {
+      await repos.audit.append({ actor: 'user', action: 'first' });
+      await db.atCommit(async () => {
+        // Last: the transaction's own writes are done by now.
+        expect((await repos.limits.all()).map((r) => r.currency)).toEqual(['EUR']);
+      });
+      await repos.audit.append({ actor: 'user', action: 'second' });
+      expect(await repos.audit.head()).toBeNull();
+      await repos.limits.upsert(limit);
+    });
+    expect((await repos.audit.list()).map((e) => e.action)).toEqual(['second', 'first']);
+    expect(await repos.audit.verify()).toMatchObject({ ok: true, count: 2 });
+  });
+
+  it('drops what a savepoint that rolled back queued, and keeps what the transaction queued', async () => {
+    ledger = await testLedger();
+    const { repos } = ledger;
+    await repos.transaction(async () => {
+      await repos.audit.append({ actor: 'user', action: 'kept' });
+      await expect(
+        repos.transaction(async () => {
+          await repos.audit.append({ actor: 'user', action: 'undone' });
+          throw new Error('inner');
+        }),
+      ).rejects.toThrow('inner');
+    });
+    expect((await repos.audit.list()).map((e) => e.action)).toEqual(['kept']);
+  });
+
+  it('appends nothing when the transaction rolls back, and at once outside one', async () => {
+    ledger = await testLedger();
+    const { repos } = ledger;
+    await expect(
+      repos.transaction(async () => {
+        await repos.audit.append({ actor: 'user', action: 'undone' });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await repos.audit.head()).toBeNull();
+    await repos.audit.append({ actor: 'user', action: 'now' });
+    expect((await repos.audit.list()).map((e) => e.action)).toEqual(['now']);
   });
 });
 

@@ -31,6 +31,7 @@ function counting(db: Sql): Sql {
     run: (sql, params) => counted(db.run(sql, params)),
     transaction: (fn) => db.transaction(fn),
     atomic: (fn) => db.atomic(fn),
+    atCommit: (write) => db.atCommit(write),
     lock: (name) => db.lock(name),
   };
 }

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { numbered } from './placeholders';
 import type { LedgerEngine, LedgerLock, SqlParams } from './types';
-import { currentTransaction, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
+import { atomically, currentTransaction, queueAtCommit, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
 
 const INT8 = 20;
 
@@ -83,14 +83,18 @@ export class PostgresEngine implements LedgerEngine {
   }
 
   atomic<T>(fn: () => Promise<T>): Promise<T> {
-    return currentTransaction(this) ? fn() : this.transaction(fn);
+    return atomically(this, fn);
+  }
+
+  atCommit(write: () => Promise<void>): Promise<void> {
+    return queueAtCommit(this, write);
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const open = currentTransaction<PostgresTransaction>(this);
     if (open) return savepoint(open, (sql) => open.client.query(sql), fn);
     const client = await this.pool.connect();
-    const tx: PostgresTransaction = { owner: this, open: true, depth: 0, client };
+    const tx: PostgresTransaction = { owner: this, open: true, depth: 0, atCommit: [], client };
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { StatementCache } from '../support';
 import type { LedgerEngine, LedgerLock, SqlParams } from './types';
-import { currentTransaction, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
+import { atomically, currentTransaction, queueAtCommit, runInTransaction, savepoint, type OpenTransaction } from './unit-of-work';
 
 /** Compiled statements kept per connection (SQL built per call, filters and column sets, cycles through). */
 const STATEMENTS = 500;
@@ -50,7 +50,11 @@ export class SqliteEngine implements LedgerEngine {
   }
 
   atomic<T>(fn: () => Promise<T>): Promise<T> {
-    return currentTransaction(this) ? fn() : this.transaction(fn);
+    return atomically(this, fn);
+  }
+
+  atCommit(write: () => Promise<void>): Promise<void> {
+    return queueAtCommit(this, write);
   }
 
   transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -62,7 +66,7 @@ export class SqliteEngine implements LedgerEngine {
     this.tail = done;
     const work = async (): Promise<T> => {
       if (previous) await previous;
-      const tx: OpenTransaction = { owner: this, open: true, depth: 0 };
+      const tx: OpenTransaction = { owner: this, open: true, depth: 0, atCommit: [] };
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const result = await runInTransaction(tx, fn);

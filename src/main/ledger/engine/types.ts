@@ -32,6 +32,13 @@ export interface Sql {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` as one transaction, or as part of the open one (no savepoint: its failure is the caller's). */
   atomic<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `write` last in the open transaction, just before its commit, after what was queued
+   * before it (a savepoint that rolls back drops what it queued); outside one, now, as a
+   * transaction of its own. For a write under a lock held until the commit (the audit log's), so
+   * the lock is held for that write and the commit only.
+   */
+  atCommit(write: () => Promise<void>): Promise<void>;
   /** Takes a named lock until the end of the current transaction (PostgreSQL; nothing to take on SQLite). */
   lock(name: LedgerLock): Promise<void>;
 }

@@ -70,24 +70,27 @@ export class AuditLog {
     private readonly person: () => string | undefined = () => undefined,
   ) {}
 
-  async append(entry: NewAuditEntry): Promise<AuditEntry> {
-    return this.db.atomic(async () => {
-      // Two processes on one PostgreSQL ledger append one at a time (SQLite's write lock does it there).
+  /**
+   * Appends an entry: inside a transaction, when it commits (the last of its writes, after the
+   * entries appended before it), else now. The chain's head is read and extended under the audit
+   * lock, which two processes on one PostgreSQL ledger take one at a time (SQLite's write lock does
+   * it there) and which is held until the commit: appended last, it is held for the append and
+   * the commit only, not for the rest of the transaction.
+   */
+  async append(entry: NewAuditEntry): Promise<void> {
+    const content = {
+      actor: entry.actor === 'user' ? (this.person() ?? 'user') : entry.actor,
+      action: entry.action,
+      profile_id: entry.profileId ?? null,
+      subject: entry.subject ?? null,
+      details: canonicalJson(redactForStorage(entry.details ?? {})),
+    };
+    await this.db.atCommit(async () => {
       await this.db.lock('audit');
       const head = await this.head();
-      const row = {
-        seq: (head?.seq ?? 0) + 1,
-        at: isoTime(this.now()),
-        actor: entry.actor === 'user' ? (this.person() ?? 'user') : entry.actor,
-        action: entry.action,
-        profile_id: entry.profileId ?? null,
-        subject: entry.subject ?? null,
-        details: canonicalJson(redactForStorage(entry.details ?? {})),
-      };
+      const row = { seq: (head?.seq ?? 0) + 1, at: isoTime(this.now()), ...content };
       const prevHash = head?.hash ?? GENESIS_HASH;
-      const hash = auditHash(prevHash, row);
-      await this.db.run('INSERT INTO audit_log (seq, at, actor, action, profile_id, subject, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [row.seq, row.at, row.actor, row.action, row.profile_id, row.subject, row.details, prevHash, hash]);
-      return toEntry({ ...row, prev_hash: prevHash, hash });
+      await this.db.run('INSERT INTO audit_log (seq, at, actor, action, profile_id, subject, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [row.seq, row.at, row.actor, row.action, row.profile_id, row.subject, row.details, prevHash, auditHash(prevHash, row)]);
     });
   }
 
