@@ -12,7 +12,7 @@ import {
   type StoredResponse,
 } from '../gateway/attempt-store';
 import type { CreateEndpoint } from '../gateway/endpoints';
-import { AttemptStateError, type Attempt, type AttemptKind, type AttemptsRepository } from './repositories/attempts';
+import { AttemptStateError, IdempotencyConflictError, type Attempt, type AttemptKind, type AttemptsRepository } from './repositories/attempts';
 
 /** The ledger's attempt kind of each create endpoint. */
 export const attemptKindOf: Readonly<Record<CreateEndpoint, AttemptKind>> = {
@@ -95,17 +95,21 @@ export class LedgerAttemptStore implements AttemptStore {
   }
 
   private async record(key: string, requestHash: string, sanitizedBody: string, meta: AttemptMeta, state: 'prepared' | 'sending'): Promise<void> {
-    const existing = await this.attempts.byKey(key);
-    if (existing) throw new GatewayAttemptStateError(key, existing.state, state);
-    await this.attempts.record({
-      profileId: this.profileId,
-      kind: attemptKindOf[meta.endpoint],
-      idempotencyKey: key,
-      reference: meta.reference,
-      requestHash,
-      requestBody: sanitizedBody,
-      replayable: meta.replayable,
-      state,
-    });
+    try {
+      await this.attempts.record({
+        profileId: this.profileId,
+        kind: attemptKindOf[meta.endpoint],
+        idempotencyKey: key,
+        reference: meta.reference,
+        requestHash,
+        requestBody: sanitizedBody,
+        replayable: meta.replayable,
+        state,
+      });
+    } catch (error) {
+      if (!(error instanceof IdempotencyConflictError)) throw error;
+      // The key exists: refused as a move from the state it is in (the caller's transaction is still usable).
+      throw new GatewayAttemptStateError(key, (await this.attempts.byKey(key))?.state ?? 'missing', state);
+    }
   }
 }

@@ -48,9 +48,3 @@ export interface LedgerEngine extends Sql {
   readonly location: string;
   close(): Promise<void>;
 }
-
-/** A unique constraint refused a write, on either engine. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}

@@ -13,7 +13,7 @@
 // that fails before its request leaves takes its try back (markUnsent); only a crash between that
 // commit and the send leaves a try counted that did not leave, which no one could tell from a
 // crash mid-send: both are settled the same way, under the same key.
-import { isUniqueViolation, type Sql } from '../engine/types';
+import type { Sql } from '../engine/types';
 import { notHeldBy } from './instances';
 import { placeholders } from './page';
 import { redactForStorage } from '../../../shared/redact';
@@ -198,23 +198,17 @@ export class AttemptsRepository {
     });
   }
 
-  /** Records a new attempt already sanitized by the caller. A key that exists is refused. */
+  /** Records a new attempt already sanitized by the caller. A key that exists is refused (IdempotencyConflictError). */
   async record(input: RecordAttempt): Promise<Attempt> {
     const at = isoTime(this.now());
     const sending = input.state === 'sending';
     // A claim names the instance sending it; a prepared attempt has no claimer yet.
     const claimer = sending ? { column: ', claimed_by', value: ', ?', params: [this.instance] } : { column: '', value: '', params: [] };
-    try {
-      // A savepoint of its own: a refused key leaves the caller's transaction usable (PostgreSQL).
-      const inserted = await this.db.transaction(() =>
-        this.db.get<{ id: number }>(`INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, try_count, last_sent_at, created_at, updated_at${claimer.column})
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${claimer.value}) RETURNING id`, [input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), sending ? 'sending' : 'prepared', sending ? 1 : 0, sending ? at : null, at, at, ...claimer.params]),
-      );
-      return await this.byIdOrThrow(inserted!.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new IdempotencyConflictError(input.idempotencyKey);
-      throw error;
-    }
+    // DO NOTHING rather than a unique violation: a refused key leaves the caller's transaction usable (PostgreSQL).
+    const inserted = await this.db.get<AttemptRow>(`INSERT INTO attempts (profile_id, kind, idempotency_key, reference, request_hash, request_body, replayable, state, try_count, last_sent_at, created_at, updated_at${claimer.column})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${claimer.value}) ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`, [input.profileId, input.kind, input.idempotencyKey, input.reference, input.requestHash, input.requestBody, toFlag(input.replayable), sending ? 'sending' : 'prepared', sending ? 1 : 0, sending ? at : null, at, at, ...claimer.params]);
+    if (!inserted) throw new IdempotencyConflictError(input.idempotencyKey);
+    return toAttempt(inserted);
   }
 
   /**
@@ -354,14 +348,19 @@ export class AttemptsRepository {
     });
   }
 
-  private async move(key: string, to: AttemptState, columns: Record<string, string | number | null>): Promise<Attempt> {
-    return this.db.atomic(async () => {
-      const current = await this.lockedByKey(key);
-      if (!current || !allowedFrom[to].includes(current.state)) throw new AttemptStateError(key, current?.state ?? 'missing', to);
-      const names = Object.keys(columns);
-      await this.db.run(`UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`, [to, isoTime(this.now()), ...Object.values(columns), current.id]);
-      return this.byIdOrThrow(current.id);
-    });
+  /**
+   * A compare-and-set from the states `to` is allowed from: one statement, whose row lock (PostgreSQL)
+   * makes two processes moving the attempt at once move it once. Refused, changing nothing, from any other state.
+   */
+  private async move(key: string, to: 'succeeded' | 'rejected' | 'unknown', columns: Record<string, string | number | null>): Promise<Attempt> {
+    const names = Object.keys(columns);
+    const from = allowedFrom[to];
+    const moved = await this.db.get<AttemptRow>(
+      `UPDATE attempts SET state = ?, updated_at = ?, ${names.map((n) => `${n} = ?`).join(', ')} WHERE idempotency_key = ? AND state IN (${placeholders(from)}) RETURNING *`,
+      [to, isoTime(this.now()), ...Object.values(columns), key, ...from],
+    );
+    if (moved) return toAttempt(moved);
+    throw new AttemptStateError(key, (await this.byKey(key))?.state ?? 'missing', to);
   }
 
   /** The attempt, its row locked until the transaction ends (PostgreSQL): two processes never both move it. */

@@ -93,6 +93,15 @@ export function canonicalAmount(amount: string, method: string, currency: string
   return amountText(checked.value, currency);
 }
 
+/** The columns a status changes (TransactionsStore.applyStatus). */
+const STATUS_COLUMNS = ['status_code', 'status_category', 'final', 'reason_code', 'status_changed_at', 'last_notified_status', 'last_notified_at', 'last_verified_status', 'last_verified_at', 'verified_against', 'claim_state', 'conflict', 'status_conflict', 'mismatch', 'updated_at'] as const;
+
+/** A column of a row by its name: one a subclass adds (payout_id, redirect_url), for the writes both tables share. */
+const cell = (row: BaseRow, column: string): SqlValue => (row as unknown as Record<string, SqlValue | undefined>)[column] ?? null;
+const setCell = (row: BaseRow, column: string, value: SqlValue): void => {
+  (row as unknown as Record<string, SqlValue>)[column] = value;
+};
+
 /**
  * Pay-ins and payouts alike: one table each, a request reference per profile (request_id /
  * merchant_reference) and the gateway's id (payin_id / payout_id). The subclasses say how their
@@ -171,68 +180,67 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * does not move, so "what was notified" and "what the gateway says" stay visible.
    */
   async applyStatus(id: number, update: StatusUpdate): Promise<StatusApplied<T>> {
-    const { table, kind } = this.shape;
     return this.db.atomic(async () => {
-      const row = (await this.db.get(`SELECT * FROM ${table} WHERE id = ?`, [id])) as Row | undefined;
-      if (!row) throw new RangeError(`no ${kind} row ${id}`);
-      const at = isoTime(this.now());
-      const incoming = statusFacts(kind, update.statusCode);
-      const current = row.status_code === null ? null : statusFacts(kind, row.status_code);
-      const relation = decideTransition(kind, current, incoming);
-      const next: BaseRow = { ...row, updated_at: at };
-      let statusNote: string | null = null;
-      let claim: ClaimOutcome = 'none';
-      let outcome: StatusOutcome = relation;
-
-      if (update.source === 'notification') {
-        const notified = row.last_notified_status === null ? null : statusFacts(kind, row.last_notified_status);
-        const notifiedMove = decideTransition(kind, notified, incoming);
-        // Ahead of the held status: a claim, unless an earlier notification already claimed more.
-        if (relation === 'advanced') outcome = notifiedMove === 'stale' || notifiedMove === 'conflict' ? notifiedMove : 'claimed';
-        if (notifiedMove === 'advanced') {
-          Object.assign(next, { last_notified_status: incoming.code, last_notified_at: at });
-          next.claim_state = relation === 'advanced' ? 'unverified' : relation === 'conflict' ? 'contradicted' : 'verified';
-        } else if (notifiedMove === 'conflict') {
-          statusNote = `notification claims final status ${incoming.code} after another claimed ${row.last_notified_status} at ${at}`;
-        }
-        if (relation === 'conflict') statusNote = `final status ${row.status_code} contradicted by notification status ${incoming.code} at ${at}`;
-      } else {
-        if (relation === 'advanced') {
-          Object.assign(next, {
-            status_code: incoming.code,
-            status_category: incoming.category,
-            final: toFlag(incoming.final),
-            reason_code: update.reasonCode ?? null,
-            status_changed_at: at,
-          });
-        } else if (relation === 'unchanged' && next.reason_code === null && update.reasonCode) {
-          next.reason_code = update.reasonCode;
-        }
-        if (update.source === 'status_read') {
-          Object.assign(next, { last_verified_status: incoming.code, last_verified_at: at, verified_against: next.status_code });
-        }
-        if (relation === 'conflict' && update.source === 'create') statusNote = `final status ${row.status_code} contradicted by create status ${incoming.code} at ${at}`;
-        if (row.claim_state === 'unverified' && row.last_notified_status !== null) {
-          claim = resolveClaim(kind, statusFacts(kind, row.last_notified_status), incoming);
-          if (claim === 'verified') next.claim_state = 'verified';
-          if (claim === 'contradicted') {
-            next.claim_state = 'contradicted';
-            statusNote = `notified status ${row.last_notified_status} contradicted by the gateway's ${update.source.replace('_', ' ')} status ${incoming.code} at ${at}`;
-          }
-        }
-      }
-      if (statusNote !== null) {
-        next.status_conflict ??= statusNote;
-        next.conflict ??= statusNote;
-      }
-      next.mismatch = toFlag(isMismatch(next));
-      await this.db.run(`UPDATE ${table} SET status_code = ?, status_category = ?, final = ?, reason_code = ?, status_changed_at = ?,
-             last_notified_status = ?, last_notified_at = ?, last_verified_status = ?, last_verified_at = ?, verified_against = ?,
-             claim_state = ?, conflict = ?, status_conflict = ?, mismatch = ?, updated_at = ? WHERE id = ?`, [next.status_code, next.status_category, next.final, next.reason_code, next.status_changed_at, next.last_notified_status,
-          next.last_notified_at, next.last_verified_status, next.last_verified_at, next.verified_against, next.claim_state, next.conflict,
-          next.status_conflict, next.mismatch, next.updated_at, id]);
-      return { outcome, record: this.toRecord(next as Row), claim };
+      const applied = this.statusChange(await this.rowOrThrow(id), update, isoTime(this.now()));
+      await this.write(applied.next, STATUS_COLUMNS);
+      return { outcome: applied.outcome, record: this.toRecord(applied.next), claim: applied.claim };
     });
+  }
+
+  /** The row once `update` is applied to it at `at` (applyStatus), its mismatch flag derived; nothing written. */
+  private statusChange(row: Row, update: StatusUpdate, at: string): { next: Row; outcome: StatusOutcome; claim: ClaimOutcome } {
+    const { kind } = this.shape;
+    const incoming = statusFacts(kind, update.statusCode);
+    const current = row.status_code === null ? null : statusFacts(kind, row.status_code);
+    const relation = decideTransition(kind, current, incoming);
+    const next: Row = { ...row, updated_at: at };
+    let statusNote: string | null = null;
+    let claim: ClaimOutcome = 'none';
+    let outcome: StatusOutcome = relation;
+
+    if (update.source === 'notification') {
+      const notified = row.last_notified_status === null ? null : statusFacts(kind, row.last_notified_status);
+      const notifiedMove = decideTransition(kind, notified, incoming);
+      // Ahead of the held status: a claim, unless an earlier notification already claimed more.
+      if (relation === 'advanced') outcome = notifiedMove === 'stale' || notifiedMove === 'conflict' ? notifiedMove : 'claimed';
+      if (notifiedMove === 'advanced') {
+        Object.assign(next, { last_notified_status: incoming.code, last_notified_at: at });
+        next.claim_state = relation === 'advanced' ? 'unverified' : relation === 'conflict' ? 'contradicted' : 'verified';
+      } else if (notifiedMove === 'conflict') {
+        statusNote = `notification claims final status ${incoming.code} after another claimed ${row.last_notified_status} at ${at}`;
+      }
+      if (relation === 'conflict') statusNote = `final status ${row.status_code} contradicted by notification status ${incoming.code} at ${at}`;
+    } else {
+      if (relation === 'advanced') {
+        Object.assign(next, {
+          status_code: incoming.code,
+          status_category: incoming.category,
+          final: toFlag(incoming.final),
+          reason_code: update.reasonCode ?? null,
+          status_changed_at: at,
+        });
+      } else if (relation === 'unchanged' && next.reason_code === null && update.reasonCode) {
+        next.reason_code = update.reasonCode;
+      }
+      if (update.source === 'status_read') {
+        Object.assign(next, { last_verified_status: incoming.code, last_verified_at: at, verified_against: next.status_code });
+      }
+      if (relation === 'conflict' && update.source === 'create') statusNote = `final status ${row.status_code} contradicted by create status ${incoming.code} at ${at}`;
+      if (row.claim_state === 'unverified' && row.last_notified_status !== null) {
+        claim = resolveClaim(kind, statusFacts(kind, row.last_notified_status), incoming);
+        if (claim === 'verified') next.claim_state = 'verified';
+        if (claim === 'contradicted') {
+          next.claim_state = 'contradicted';
+          statusNote = `notified status ${row.last_notified_status} contradicted by the gateway's ${update.source.replace('_', ' ')} status ${incoming.code} at ${at}`;
+        }
+      }
+    }
+    if (statusNote !== null) {
+      next.status_conflict ??= statusNote;
+      next.conflict ??= statusNote;
+    }
+    next.mismatch = toFlag(isMismatch(next));
+    return { next, outcome, claim };
   }
 
   /**
@@ -255,42 +263,48 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     const { table, kind, reference: referenceColumn } = this.shape;
     const amount = canonicalAmount(facts.amount, facts.method, facts.currency);
     return this.db.atomic(async () => {
-      const existing = await this.byReference(facts.profileId, reference);
-      if (existing) {
+      const at = isoTime(this.now());
+      const columns = ['profile_id', referenceColumn, 'method', 'amount', 'currency', 'email', 'attempt_id', 'notify_unreachable', 'created_at', 'updated_at', ...Object.keys(extra)];
+      const values = [facts.profileId, reference, facts.method, amount, facts.currency, facts.email, facts.attemptId ?? null, facts.notifyUnreachable ?? null, at, at, ...Object.values(extra)];
+      // One statement for a new reference; one recorded already is read (and nothing else changes).
+      const inserted = await this.db.get<Row>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${referenceColumn}, profile_id) DO NOTHING RETURNING *`, values);
+      if (!inserted) {
+        const existing = (await this.byReference(facts.profileId, reference))!;
         // By value: a row written before amounts followed their currency holds "15.7" for "15.70".
         const same = compareAmounts(existing.amount, amount) === 0 && existing.currency === facts.currency && existing.method === facts.method;
         if (!same) throw new RangeError(`${kind} ${reference} is already recorded with another method, amount or currency`);
         return existing;
       }
-      const at = isoTime(this.now());
-      const columns = ['profile_id', referenceColumn, 'method', 'amount', 'currency', 'email', 'attempt_id', 'notify_unreachable', 'created_at', 'updated_at', ...Object.keys(extra)];
-      const values = [facts.profileId, reference, facts.method, amount, facts.currency, facts.email, facts.attemptId ?? null, facts.notifyUnreachable ?? null, at, at, ...Object.values(extra)];
-      const inserted = await this.db.get<{ id: number }>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING id`, values);
-      const id = inserted!.id;
       const card = facts.card;
       if (card) {
         const { table: cards, column } = CARD_TABLE[kind];
-        await this.db.run(`INSERT INTO ${cards} (${column}, brand, bin, last4, exp_month, exp_year) VALUES (?, ?, ?, ?, ?, ?)`, [id, card.brand, card.bin, card.last4, card.expMonth, card.expYear]);
+        await this.db.run(`INSERT INTO ${cards} (${column}, brand, bin, last4, exp_month, exp_year) VALUES (?, ?, ?, ?, ?, ?)`, [inserted.id, card.brand, card.bin, card.last4, card.expMonth, card.expYear]);
       }
-      return this.byIdOrThrow(id);
+      return this.toRecord(inserted);
     });
   }
 
   /**
    * Records the gateway's answer to the create call: its id (set once, a different one later is a
-   * conflict), its creation time, extra columns, then the status like any other source.
+   * conflict), its creation time, extra columns (kept when the answer has none), then the status
+   * like any other source. One read and one write of the row.
    */
   protected async applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): Promise<StatusApplied<T>> {
-    const { table } = this.shape;
+    const { gatewayId } = this.shape;
     return this.db.atomic(async () => {
-      await this.byIdOrThrow(id);
-      if (answer.gatewayId) await this.attachGatewayId(id, answer.gatewayId);
-      const sets = Object.keys(extra).map((column) => `${column} = coalesce(?, ${column})`);
-      await this.db.run(`UPDATE ${table} SET ${[...sets, 'gateway_created_at = coalesce(gateway_created_at, ?)', 'updated_at = ?'].join(', ')} WHERE id = ?`, [...Object.values(extra), answer.createdAt ?? null, isoTime(this.now()), id]);
-      if (answer.statusCode === undefined || answer.statusCode === null) {
-        return { outcome: 'unchanged' as const, record: await this.byIdOrThrow(id), claim: 'none' as const };
-      }
-      return this.applyStatus(id, { statusCode: answer.statusCode, reasonCode: answer.reasonCode ?? null, source: 'create' });
+      const row = await this.rowOrThrow(id);
+      const at = isoTime(this.now());
+      const held = cell(row, gatewayId);
+      const answered: Row = { ...row, gateway_created_at: row.gateway_created_at ?? answer.createdAt ?? null, updated_at: at };
+      for (const [column, value] of Object.entries(extra)) setCell(answered, column, value ?? cell(row, column));
+      if (answer.gatewayId && held === null) setCell(answered, gatewayId, answer.gatewayId);
+      else if (answer.gatewayId && held !== answer.gatewayId) answered.conflict ??= `${gatewayId} ${String(held)} contradicted by ${answer.gatewayId} at ${at}`;
+      const applied =
+        answer.statusCode === undefined || answer.statusCode === null
+          ? { next: { ...answered, mismatch: toFlag(isMismatch(answered)) }, outcome: 'unchanged' as const, claim: 'none' as const }
+          : this.statusChange(answered, { statusCode: answer.statusCode, reasonCode: answer.reasonCode ?? null, source: 'create' }, at);
+      await this.write(applied.next, [...STATUS_COLUMNS, gatewayId, 'gateway_created_at', ...Object.keys(extra)]);
+      return { outcome: applied.outcome, record: this.toRecord(applied.next), claim: applied.claim };
     });
   }
 
@@ -308,9 +322,18 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   protected async byIdOrThrow(id: number): Promise<T> {
-    const record = await this.byId(id);
-    if (!record) throw new RangeError(`no ${this.shape.kind} row ${id}`);
-    return record;
+    return this.toRecord(await this.rowOrThrow(id));
+  }
+
+  private async rowOrThrow(id: number): Promise<Row> {
+    const row = await this.db.get<Row>(`SELECT * FROM ${this.shape.table} WHERE id = ?`, [id]);
+    if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
+    return row;
+  }
+
+  /** Writes these columns of the row, in one statement. */
+  private async write(row: Row, columns: readonly string[]): Promise<void> {
+    await this.db.run(`UPDATE ${this.shape.table} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, [...columns.map((column) => cell(row, column)), row.id]);
   }
 
   /**
