@@ -3,6 +3,7 @@
 // refused on a sandbox profile (spec 4, rule 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
+import type { PayoutView, PushChannel } from '../../../src/shared/contract';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
 import { admin, CARD_YEAR, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
 
@@ -64,6 +65,25 @@ describe('creating payouts', () => {
     const cardEntry = entries.find((e) => e.subject === references[0]);
     expect(JSON.parse(cardEntry?.details ?? '{}')).toMatchObject({ method: 'credit_card', amount: '99.90', currency: 'EUR', destination: 'card 411111******1111', idempotencyKey: results[0]?.attempt.idempotencyKey });
     expect(JSON.stringify(await audit())).not.toContain(TEST_PAN);
+  });
+
+  it("pushes each change of a payout as the view payouts:get answers, with its attempt's state and its card", async () => {
+    const pushed: PayoutView[] = [];
+    const stop = h.core.events.subscribe((channel: PushChannel, payload: unknown) => {
+      if (channel === 'payouts:payout-changed') pushed.push(payload as PayoutView);
+    });
+    try {
+      const reference = ref('push-card');
+      await h.call('payouts:create', payoutForm('credit_card', { reference }));
+      const mine = pushed.filter((p) => p.merchantReference === reference);
+      expect(mine[0]).toMatchObject({ statusCode: null, attempt: { state: 'sending' }, card: { maskedPan: '411111******1111' } });
+      // Each push is the view of its moment: once the notifications are in, the last one is the payout as it is.
+      const settled = await waitFor(() => payout(reference), (view) => view?.verification === 'verified', 'the payout verified');
+      await waitFor(() => pushed.filter((p) => p.merchantReference === reference).at(-1), (last) => last?.verification === 'verified', 'its push');
+      expect(pushed.filter((p) => p.merchantReference === reference).at(-1)).toEqual(settled);
+    } finally {
+      stop();
+    }
   });
 
   it('retries a payout after an HTTP 500 with the same key: one payout, one audit entry', async () => {

@@ -53,6 +53,11 @@ export interface Attempt {
 /** What a transaction's view shows of its create attempt. */
 export type AttemptSummary = Pick<Attempt, 'id' | 'idempotencyKey' | 'state' | 'settleNote'>;
 
+/** The columns of an attempt its summary is read from. */
+export type AttemptSummaryColumns = Pick<AttemptRow, 'id' | 'idempotency_key' | 'state' | 'settle_note'>;
+
+export const toAttemptSummary = (r: AttemptSummaryColumns): AttemptSummary => ({ id: r.id, idempotencyKey: r.idempotency_key, state: r.state, settleNote: r.settle_note });
+
 /** An attempt whose body the caller already sanitized and hashed (the gateway's AttemptRunner). */
 export interface RecordAttempt {
   profileId: string;
@@ -276,8 +281,8 @@ export class AttemptsRepository {
   async summaries(ids: readonly number[]): Promise<Map<number, AttemptSummary>> {
     const found = new Map<number, AttemptSummary>();
     if (ids.length === 0) return found;
-    const rows = await this.db.all<Pick<AttemptRow, 'id' | 'idempotency_key' | 'state' | 'settle_note'>>(`SELECT id, idempotency_key, state, settle_note FROM attempts WHERE id IN (${placeholders(ids)})`, ids);
-    for (const r of rows) found.set(r.id, { id: r.id, idempotencyKey: r.idempotency_key, state: r.state, settleNote: r.settle_note });
+    const rows = await this.db.all<AttemptSummaryColumns>(`SELECT id, idempotency_key, state, settle_note FROM attempts WHERE id IN (${placeholders(ids)})`, ids);
+    for (const r of rows) found.set(r.id, toAttemptSummary(r));
     return found;
   }
 

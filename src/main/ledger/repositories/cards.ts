@@ -14,14 +14,20 @@ export interface CardFacts {
   expYear: string | null;
 }
 
-interface CardRow {
-  row_id: number;
+/** The columns of a card row its facts are read from. */
+export interface CardColumns {
   brand: string | null;
   bin: string | null;
   last4: string | null;
   exp_month: string | null;
   exp_year: string | null;
 }
+
+interface CardRow extends CardColumns {
+  row_id: number;
+}
+
+export const toCardFacts = (r: CardColumns): CardFacts => ({ brand: r.brand, bin: r.bin, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year });
 
 export const CARD_TABLE: Record<TransactionKind, { table: string; column: string }> = {
   payin: { table: 'payin_cards', column: 'payin_row_id' },
@@ -45,7 +51,7 @@ export class CardsRepository {
     if (rowIds.length === 0) return found;
     const { table, column } = CARD_TABLE[subject];
     const rows = (await this.db.all(`SELECT ${column} AS row_id, brand, bin, last4, exp_month, exp_year FROM ${table} WHERE ${column} IN (${placeholders(rowIds)})`, rowIds)) as CardRow[];
-    for (const r of rows) found.set(r.row_id, { brand: r.brand, bin: r.bin, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year });
+    for (const r of rows) found.set(r.row_id, toCardFacts(r));
     return found;
   }
 }

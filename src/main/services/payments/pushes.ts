@@ -5,20 +5,20 @@
 import type { Repositories } from '../../ledger/repositories/index';
 import type { AppliedNotification } from '../notification-applier';
 import type { EventBus } from '../event-bus';
-import { payinView, payoutView, tokenView } from './views';
+import { payinViewOf, payoutViewOf, tokenView } from './views';
 
 export type TransactionChange = { subject: 'payin' | 'payout' | 'token'; rowId: number };
 
-type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens' | 'attempts' | 'cards'>;
+type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens'>;
 
-/** Publishes the current view of one changed row; a row that is gone publishes nothing. */
+/** Publishes the current view of one changed row (read in one query); a row that is gone publishes nothing. */
 export async function publishTransactionChanged(events: EventBus, repos: PushRepos, change: TransactionChange): Promise<void> {
   if (change.subject === 'payin') {
-    const record = await repos.payins.byId(change.rowId);
-    if (record) events.publish('payins:payin-changed', await payinView(record, repos));
+    const found = await repos.payins.withViewFacts(change.rowId);
+    if (found) events.publish('payins:payin-changed', payinViewOf(found.record, found.attempt, found.card));
   } else if (change.subject === 'payout') {
-    const record = await repos.payouts.byId(change.rowId);
-    if (record) events.publish('payouts:payout-changed', await payoutView(record, repos));
+    const found = await repos.payouts.withViewFacts(change.rowId);
+    if (found) events.publish('payouts:payout-changed', payoutViewOf(found.record, found.attempt, found.card));
   } else {
     const token = await repos.tokens.byId(change.rowId);
     if (token) events.publish('tokens:token-changed', tokenView(token));

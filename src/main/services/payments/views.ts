@@ -102,27 +102,26 @@ function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attem
 const attemptsOf = (records: readonly TransactionRecord[], lookups: ViewLookups) =>
   lookups.attempts.summaries(records.flatMap((r) => (r.attemptId === null ? [] : [r.attemptId])));
 
+/** The contract's view of a pay-in row, given its create attempt's state and its card. */
+export function payinViewOf(r: PayinRecord, attempt: AttemptSummary | undefined, card: CardFacts | undefined): PayinView {
+  return { ...transactionFields(r, 'payin', attempt, card), kind: r.kind, requestId: r.requestId, payinId: r.payinId, redirectUrl: r.redirectUrl };
+}
+
+export function payoutViewOf(r: PayoutRecord, attempt: AttemptSummary | undefined, card: CardFacts | undefined): PayoutView {
+  return { ...transactionFields(r, 'payout', attempt, card), merchantReference: r.merchantReference, payoutId: r.payoutId };
+}
+
 /** The contract's views of pay-in rows (a list page), with their create attempts' states and cards. */
 export async function payinViews(records: readonly PayinRecord[], lookups: ViewLookups): Promise<PayinView[]> {
   const found = await attemptsOf(records, lookups);
   const cards = await lookups.cards.of('payin', records.map((r) => r.id));
-  return records.map((r) => ({
-    ...transactionFields(r, 'payin', r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)),
-    kind: r.kind,
-    requestId: r.requestId,
-    payinId: r.payinId,
-    redirectUrl: r.redirectUrl,
-  }));
+  return records.map((r) => payinViewOf(r, r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)));
 }
 
 export async function payoutViews(records: readonly PayoutRecord[], lookups: ViewLookups): Promise<PayoutView[]> {
   const found = await attemptsOf(records, lookups);
   const cards = await lookups.cards.of('payout', records.map((r) => r.id));
-  return records.map((r) => ({
-    ...transactionFields(r, 'payout', r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)),
-    merchantReference: r.merchantReference,
-    payoutId: r.payoutId,
-  }));
+  return records.map((r) => payoutViewOf(r, r.attemptId === null ? undefined : found.get(r.attemptId), cards.get(r.id)));
 }
 
 /** The contract's view of one pay-in row, with its create attempt's state and its card. */
