@@ -46,6 +46,9 @@ export class NotificationApplier {
   private readonly listeners = new Set<AppliedListener>();
   private queue: number[] = [];
   private scheduled = false;
+  /** The ids of each turn enqueued, applied one turn at a time (enqueue). */
+  private readonly turns: number[][] = [];
+  private draining: Promise<void> | undefined;
 
   constructor(private readonly options: NotificationApplierOptions) {
     this.repos = options.repos;
@@ -58,16 +61,29 @@ export class NotificationApplier {
     return () => this.listeners.delete(listener);
   }
 
-  /** The listener's onStored: ids arriving together are applied in one transaction. */
+  /**
+   * The listener's onStored: the ids stored in one turn of the event loop are applied in one
+   * transaction, and these transactions run one after the other. Side by side they would only wait
+   * for each other's applier lock, each holding a connection of the pool (PostgreSQL) that the
+   * rest of the instance needs meanwhile; kept to one turn's ids, each holds its rows briefly.
+   */
   enqueue(id: number): void {
     this.queue.push(id);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      // applyMany logs what fails to apply; this catches only what escapes it (a throwing logger).
-      this.applyMany(this.queue.splice(0)).catch((error: unknown) => this.log.error('applying queued notifications failed', error));
+      this.turns.push(this.queue.splice(0));
+      this.draining ??= this.drain();
     });
+  }
+
+  private async drain(): Promise<void> {
+    for (let ids = this.turns.shift(); ids; ids = this.turns.shift()) {
+      // applyMany logs what fails to apply; this catches only what escapes it (a throwing logger).
+      await this.applyMany(ids).catch((error: unknown) => this.log.error('applying queued notifications failed', error));
+    }
+    this.draining = undefined;
   }
 
   /** Applies pending notifications in one transaction; falls back to one by one if that fails. */
@@ -119,6 +135,7 @@ export class NotificationApplier {
     const refs =
       'payinId' in row ? { transactionRef: row.payinId, requestRef: row.requestId } : { transactionRef: row.payoutId, requestRef: row.merchantReference };
     const orphans = (await this.repos.notifications.orphansFor(row.profileId, refs)).filter((n) => subjectOf(n.event) === subject);
+    if (orphans.length === 0) return [];
     const results = await this.repos.transaction(() => this.applyEach(orphans.map((n) => n.id), true));
     for (const result of results) this.publish(result);
     return results;
@@ -265,7 +282,8 @@ export class NotificationApplier {
     const row = await this.findPayin(n);
     if (!row) return { outcome: 'orphan', subject: 'payin', detail: 'no pay-in with this payin_id or request_id yet' };
     const payins = this.repos.payins;
-    if (n.transactionRef) await payins.attachGatewayId(row.id, n.transactionRef);
+    // Found by its payin_id, it holds it already.
+    if (n.transactionRef && n.transactionRef !== row.payinId) await payins.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, n.requestRef && n.requestRef !== row.requestId ? `request_id ${n.requestRef}` : null);
     if (facts) await payins.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
     const applied = await payins.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
@@ -277,7 +295,7 @@ export class NotificationApplier {
     const { payouts } = this.repos;
     const row = await this.findPayout(n);
     if (!row) return { outcome: 'orphan', subject: 'payout', detail: 'no payout with this payout_id or merchantReference yet' };
-    if (n.transactionRef) await payouts.attachGatewayId(row.id, n.transactionRef);
+    if (n.transactionRef && n.transactionRef !== row.payoutId) await payouts.attachGatewayId(row.id, n.transactionRef);
     const facts = this.contradictions(row, fields.amount, fields.currency, null);
     if (facts) await payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
     const applied = await payouts.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
