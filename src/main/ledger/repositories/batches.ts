@@ -217,25 +217,33 @@ export class BatchesRepository {
     });
   }
 
+  /** One statement for a chunk of rows (at most BATCH_CHUNK_ROWS, 10 values each). */
   async addItems(batchId: number, items: readonly NewBatchItem[]): Promise<void> {
+    if (items.length === 0) return;
     const at = this.at();
-    const insert = `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, state, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`;
-    for (const item of items) {
-      await this.db.run(insert, [batchId, item.line, item.merchantReference, item.method, item.amount, item.currency, item.beneficiary, item.destination, item.form, at]);
-    }
+    await this.db.run(
+      `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, state, updated_at)
+       VALUES ${items.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)").join(', ')}`,
+      items.flatMap((item) => [batchId, item.line, item.merchantReference, item.method, item.amount, item.currency, item.beneficiary, item.destination, item.form, at]),
+    );
   }
 
   async itemCount(batchId: number): Promise<number> {
     return ((await this.db.get('SELECT count(*) AS n FROM batch_items WHERE batch_id = ?', [batchId])) as { n: number }).n;
   }
 
-  async hasLine(batchId: number, line: number): Promise<boolean> {
-    return (await this.db.get('SELECT 1 FROM batch_items WHERE batch_id = ? AND line = ?', [batchId, line])) !== undefined;
+  /** Of these lines, the ones the batch holds already (one query for a chunk of rows). */
+  async linesTaken(batchId: number, lines: readonly number[]): Promise<Set<number>> {
+    if (lines.length === 0) return new Set();
+    const rows = await this.db.all<{ line: number }>(`SELECT line FROM batch_items WHERE batch_id = ? AND line IN (${placeholders(lines)})`, [batchId, ...lines]);
+    return new Set(rows.map((r) => r.line));
   }
 
-  async hasReference(batchId: number, merchantReference: string): Promise<boolean> {
-    return (await this.db.get('SELECT 1 FROM batch_items WHERE batch_id = ? AND merchant_reference = ?', [batchId, merchantReference])) !== undefined;
+  /** Of these merchantReferences, the ones a row of the batch holds already. */
+  async referencesTaken(batchId: number, references: readonly string[]): Promise<Set<string>> {
+    if (references.length === 0) return new Set();
+    const rows = await this.db.all<{ merchant_reference: string }>(`SELECT merchant_reference FROM batch_items WHERE batch_id = ? AND merchant_reference IN (${placeholders(references)})`, [batchId, ...references]);
+    return new Set(rows.map((r) => r.merchant_reference));
   }
 
   async item(id: number): Promise<BatchItemRecord | undefined> {

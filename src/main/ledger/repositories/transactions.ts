@@ -6,7 +6,7 @@ import { amountText, checkAmount, compareAmounts } from '../../../shared/money';
 import type { Sql, SqlValue } from '../engine/types';
 import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
 import { isoTime, toFlag, type Clock } from '../support';
-import { Conditions, createdPosition, pageOrderBy, pageSize, toPage, type Page, type PageRequest } from './page';
+import { Conditions, createdPosition, pageOrderBy, pageSize, placeholders, toPage, type Page, type PageRequest } from './page';
 import { toAttemptSummary, type AttemptSummary, type AttemptSummaryColumns } from './attempts';
 import { CARD_TABLE, toCardFacts, type CardColumns, type CardFacts } from './cards';
 import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
@@ -158,6 +158,14 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   async byReference(profileId: string, reference: string): Promise<T | undefined> {
     const row = (await this.db.get(`SELECT * FROM ${this.shape.table} WHERE ${this.shape.reference} = ? AND profile_id = ?`, [reference, profileId])) as Row | undefined;
     return row && this.toRecord(row);
+  }
+
+  /** Of these request references, the ones a row of the profile holds already (one query for a chunk of rows). */
+  async referencesTaken(profileId: string, references: readonly string[]): Promise<Set<string>> {
+    if (references.length === 0) return new Set();
+    const { table, reference } = this.shape;
+    const rows = await this.db.all<{ reference: string }>(`SELECT ${reference} AS reference FROM ${table} WHERE profile_id = ? AND ${reference} IN (${placeholders(references)})`, [profileId, ...references]);
+    return new Set(rows.map((r) => r.reference));
   }
 
   /** The transaction by the gateway's id (payin_id / payout_id): of a profile, or the first recorded in any. */
