@@ -19,6 +19,12 @@ const KEEP_MS = 60_000;
 /** Ids of relayed pushes remembered as shown, so a catch-up after a reconnect shows none twice. */
 const REMEMBERED = 5_000;
 
+/**
+ * Waits for the end of this turn of the event loop, so what it brings goes together: the pushes
+ * published in it in one write, the ids announced in it (one commit's NOTIFYs arrive at once) in one read.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 export interface PushRelayDeps {
   store: Pick<PushRelayStore, 'write' | 'read' | 'after' | 'newestId' | 'prune' | 'listen' | 'close'>;
   /** What this instance's services publish on. */
@@ -93,6 +99,7 @@ export class PushRelay {
   }
 
   private async writeQueued(): Promise<void> {
+    await nextTurn();
     while (this.outgoing.length > 0) {
       const batch = this.outgoing;
       this.outgoing = [];
@@ -110,6 +117,7 @@ export class PushRelay {
   }
 
   private async readQueued(): Promise<void> {
+    await nextTurn();
     while (this.incoming.length > 0 && !this.closed) {
       const ids = this.incoming;
       this.incoming = [];
