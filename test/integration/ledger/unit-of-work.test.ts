@@ -2,7 +2,7 @@
 // atomic, and the one page cursor: its position is checked against the list it is given to.
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../../src/main/ledger/repositories/page';
-import { testLedger, type TestLedger } from '../../helpers/ledger';
+import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -139,6 +139,21 @@ describe('sql.atCommit (the audit log appends through it)', () => {
     expect(await repos.audit.head()).toBeNull();
     await repos.audit.append({ actor: 'user', action: 'now' });
     expect((await repos.audit.list()).map((e) => e.action)).toEqual(['now']);
+  });
+});
+
+describe('statements on PostgreSQL', () => {
+  it.runIf(testEngine === 'postgres')('are prepared on a connection once run a second time, a text run once is not', async () => {
+    ledger = await testLedger();
+    const { db } = ledger;
+    const statements = await db.transaction(async () => {
+      await db.get('SELECT id FROM profiles WHERE id = ?', ['once']);
+      for (let i = 0; i < 3; i++) await db.get('SELECT name FROM profiles WHERE id = ?', [`again-${i}`]);
+      return db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+    });
+    const texts = statements.map((s) => s.statement);
+    expect(texts).toContain('SELECT name FROM profiles WHERE id = $1');
+    expect(texts).not.toContain('SELECT id FROM profiles WHERE id = $1');
   });
 });
 
