@@ -61,13 +61,16 @@ export class NotificationRetention {
   }
 
   async view(profileId: string): Promise<RetentionView> {
+    // What is kept is read before the tally of what was dropped: a run that ends in between then
+    // shows in the tally too, so a view that finds the ledger within the rule counts every row dropped.
+    const kept = await this.deps.repos.retention.kept(profileId);
     const record = await this.deps.repos.retention.get(profileId);
     return {
       profileId,
       policy: await this.policy(profileId),
       isDefault: record?.updatedAt == null,
       changedAt: record?.updatedAt ?? null,
-      kept: await this.deps.repos.retention.kept(profileId),
+      kept,
       dropped: {
         malformedDeleted: record?.malformedDeleted ?? 0,
         orphanBodiesPruned: record?.orphanBodiesPruned ?? 0,
