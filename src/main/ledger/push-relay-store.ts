@@ -38,9 +38,9 @@ export class PushRelayStore {
     private readonly origin: string,
   ) {}
 
-  /** Writes pushes in their order (ids and NOTIFYs follow it), in one statement. */
-  async write(pushes: readonly Omit<RelayedPush, 'id'>[]): Promise<void> {
-    if (pushes.length === 0) return;
+  /** Writes pushes in their order (ids and NOTIFYs follow it), in one statement; resolves with their ids. */
+  async write(pushes: readonly Omit<RelayedPush, 'id'>[]): Promise<number[]> {
+    if (pushes.length === 0) return [];
     const at = isoTime(this.now());
     const values: unknown[] = [];
     const rows = pushes.map((push) => {
@@ -48,7 +48,8 @@ export class PushRelayStore {
       const n = values.length;
       return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
     });
-    await this.engine.pool.query(`INSERT INTO push_relay (origin, channel, payload, audience, created_at) VALUES ${rows.join(', ')}`, values);
+    const { rows: written } = await this.engine.pool.query<{ id: number }>(`INSERT INTO push_relay (origin, channel, payload, audience, created_at) VALUES ${rows.join(', ')} RETURNING id`, values);
+    return written.map((row) => row.id);
   }
 
   /** The other instances' pushes of these ids, oldest first. */

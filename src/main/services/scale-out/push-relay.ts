@@ -103,9 +103,14 @@ export class PushRelay {
     while (this.outgoing.length > 0) {
       const batch = this.outgoing;
       this.outgoing = [];
-      // A push that cannot be relayed is lost for the other instances' screens only (they show the
-      // ledger as it is at their next read); this instance showed it already.
-      await this.deps.store.write(batch).catch((error: unknown) => this.deps.log.error(`relaying ${batch.length} pushes to the other instances failed`, error));
+      try {
+        // Shown here already: their NOTIFYs, which come here too, are not read back.
+        for (const id of await this.deps.store.write(batch)) this.remember(id);
+      } catch (error) {
+        // A push that cannot be relayed is lost for the other instances' screens only (they show the
+        // ledger as it is at their next read); this instance showed it already.
+        this.deps.log.error(`relaying ${batch.length} pushes to the other instances failed`, error);
+      }
     }
     this.writing = null;
   }
@@ -119,14 +124,17 @@ export class PushRelay {
   private async readQueued(): Promise<void> {
     await nextTurn();
     while (this.incoming.length > 0 && !this.closed) {
-      const ids = this.incoming;
+      const announced = this.incoming;
       this.incoming = [];
+      for (const id of announced) this.newest = Math.max(this.newest, id);
+      // This instance's own, and any shown already, need no read.
+      const ids = announced.filter((id) => !this.shown.has(id));
+      if (ids.length === 0) continue;
       try {
         this.show(await this.deps.store.read(ids));
       } catch (error) {
         this.deps.log.error(`reading ${ids.length} relayed pushes failed`, error);
       }
-      for (const id of ids) this.newest = Math.max(this.newest, id);
     }
     this.reading = null;
   }
