@@ -130,7 +130,7 @@ async function start(ledger: TestLedger, rows: number, concurrency: number, befo
   const gateway = scriptedGateway(ledger);
   before(gateway);
   const counter = countCommits(ledger.db);
-  const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency });
+  const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: () => {}, concurrency });
   runner.run(batchId);
   return { store, batchId, gateway, counter, runner };
 }
@@ -205,7 +205,7 @@ describe('BatchRunner', () => {
     const { store, batchId } = await runningBatch(ledger, 6);
     await leftByCrash(ledger, store, batchId, 2);
     const gateway = scriptedGateway(ledger);
-    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
+    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: () => {}, concurrency: 4 });
     runner.run(batchId);
 
     await until('the pending items in flight', () => gateway.waiting.length === 4);
@@ -269,7 +269,7 @@ describe('BatchRunner', () => {
       if (++pendingReads === 2) throw new Error('database disk image is malformed');
       return nextToClaim(...args);
     });
-    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, concurrency: 4 });
+    const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: () => {}, concurrency: 4 });
     runner.run(batchId);
     await runner.settled();
 

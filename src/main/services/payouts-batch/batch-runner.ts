@@ -46,6 +46,8 @@ export interface BatchRunnerDeps {
   changed: (batchId: number) => void;
   /** The batch ran out of work; force: publish now. */
   ended: (batchId: number) => void;
+  /** An item's payout row, its intent committed, is about to be sent (and pushed). */
+  sending: (batchId: number, payoutRowId: number) => void;
   /** Items in flight at once per batch. Default DEFAULT_BATCH_CONCURRENCY. */
   concurrency?: number;
 }
@@ -278,6 +280,7 @@ export class BatchRunner {
    * could fail or wait. A failure is the worker's to handle (send), not an unhandled rejection.
    */
   private launch(claimed: Claimed): Launched {
+    this.deps.sending(claimed.item.batchId, claimed.payout.rowId);
     const answer = (async () => this.deps.payouts.send(claimed.payout))();
     answer.catch(() => undefined);
     return { ...claimed, answer };

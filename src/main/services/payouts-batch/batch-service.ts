@@ -108,6 +108,8 @@ export class BatchService {
       concurrency: deps.concurrency,
       changed: (id) => this.schedulePublish(id),
       ended: (id) => void this.publishSafely(id),
+      // Its pushes are looked up no further.
+      sending: (batchId, payoutRowId) => this.rememberBatchOf(payoutRowId, batchId),
     });
     // A batch's counters of paid and failed payouts follow its payouts' notifications and reads.
     this.unsubscribe = deps.events.subscribe((channel, payload) => {
@@ -511,9 +513,13 @@ export class BatchService {
     const known = this.batchOfRow.get(rowId);
     if (known !== undefined) return known;
     const batchId = (await this.deps.repos.batches.batchOfPayoutRow(rowId)) ?? null;
+    this.rememberBatchOf(rowId, batchId);
+    return batchId;
+  }
+
+  private rememberBatchOf(rowId: number, batchId: number | null): void {
     this.batchOfRow.set(rowId, batchId);
     if (this.batchOfRow.size > REMEMBERED_PAYOUT_ROWS) this.batchOfRow.delete(this.batchOfRow.keys().next().value as number);
-    return batchId;
   }
 
   /** At most one push per interval, and always a last one after the latest change. */
