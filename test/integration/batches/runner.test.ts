@@ -9,6 +9,7 @@ import type { PayoutCreateForm, SubmitResult } from '../../../src/shared/contrac
 import type { AttemptRunner } from '../../../src/main/gateway/attempt-runner';
 import type { PayoutSession } from '../../../src/main/services/payments/payout-service';
 import type { AnsweredPayout, PayoutHooks, PreparedPayout } from '../../../src/main/services/payments/submitter';
+import { payoutViewOf } from '../../../src/main/services/payments/views';
 import { BatchRunner } from '../../../src/main/services/payouts-batch/batch-runner';
 import { BatchHistory } from '../../../src/main/services/payouts-batch/batch-history';
 import { BatchesRepository } from '../../../src/main/ledger/repositories/batches';
@@ -77,7 +78,7 @@ function scriptedGateway(ledger: TestLedger) {
         const row = await repos.payouts.recordRequest({ profileId: profile.id, merchantReference: reference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
         await extra.hooks?.afterPrepare?.(key, row.id);
         state.prepared.push(reference);
-        return { profile: s.profile, runner: s.runner, key, rowId: row.id };
+        return { profile: s.profile, runner: s.runner, key, rowId: row.id, view: payoutViewOf(row, attempt, undefined) };
       }),
     send: (prepared: PreparedPayout): Promise<AnsweredPayout> => {
       const reference = prepared.key.slice('key-'.length);

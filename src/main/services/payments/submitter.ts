@@ -10,7 +10,7 @@
 // transaction is ever open across a send. A transaction sent
 // with a notification link the gateway cannot reach (a loopback address, from a sandbox or live
 // profile) is marked so on its row, and once answered its status is polled instead (pollStatus).
-import type { SubmitResult } from '../../../shared/contract';
+import type { PayoutView, SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
 import { notificationReach } from '../../../shared/notification-reach';
 import { maskPansIn } from '../../../shared/redact';
@@ -29,7 +29,7 @@ import { ServiceError } from '../errors';
 import { applyPayinCreateAnswer, applyPayoutCreateAnswer, applyRefusal } from './apply';
 import { cardFacts } from './card-facts';
 import type { PaymentsContext } from './context';
-import { attemptView, payinView, payoutView } from './views';
+import { attemptView, payinView, payoutView, payoutViewOf } from './views';
 
 export type PayinEndpoint = 'payin_create' | 'tokenization_create' | 'token_charge_create';
 
@@ -57,6 +57,8 @@ export interface PreparedPayout {
   runner: AttemptRunner;
   key: string;
   rowId: number;
+  /** The payout as recorded (its attempt "sending"): what is pushed as its request leaves, with no read. */
+  view: PayoutView;
 }
 
 /** A prepared payout's outcome, not yet recorded: record() inside a transaction, then recorded() once committed. */
@@ -149,6 +151,7 @@ export class Submitter {
         const key = await runner.claim('payout_create', body);
         claimed.push(key);
         const attempt = (await repos.attempts.byKey(key)) as Attempt;
+        const card = payoutCard(body);
         const row = await repos.payouts.recordRequest({
           profileId: profile.id,
           merchantReference: body.merchantReference,
@@ -158,11 +161,11 @@ export class Submitter {
           email: body.customer.email,
           attemptId: attempt.id,
           notifyUnreachable: unreachableLink(profile, body.notificationUrl),
-          card: payoutCard(body),
+          card,
         });
         await repos.audit.append({ ...audit, details: { ...audit.details, idempotencyKey: key, payoutRowId: row.id } });
         await hooks.afterPrepare?.(key, row.id);
-        return { profile, runner, key, rowId: row.id };
+        return { profile, runner, key, rowId: row.id, view: payoutViewOf(row, attempt, card ?? undefined) };
       });
     } catch (error) {
       // Rolled back: the claim was never made, and its bytes (a card payout's full number) must not stay in memory.
@@ -178,12 +181,14 @@ export class Submitter {
    * changes nothing.
    */
   async sendPayout(prepared: PreparedPayout, options: SendOptions = {}): Promise<AnsweredPayout> {
-    const { repos } = this.ctx.deps;
+    const { repos, events } = this.ctx.deps;
     const sending = prepared.runner.sendClaimed(prepared.key, options);
-    // A push is a courtesy to the renderer; the answer on its way must still be recorded.
-    const pushed = this.ctx.publish({ subject: 'payout', rowId: prepared.rowId }).catch(() => undefined);
+    try {
+      events.publish('payouts:payout-changed', prepared.view);
+    } catch {
+      // A push is a courtesy to the renderer; the answer on its way must still be recorded.
+    }
     const sent = await sending;
-    await pushed;
     return {
       prepared,
       outcome: sent.outcome,
@@ -196,11 +201,15 @@ export class Submitter {
     };
   }
 
-  /** Once an answered payout is committed: notifications that came first are matched, the row is pushed. */
+  /**
+   * Once an answered payout is committed: notifications that came first are matched, the row is
+   * pushed, and its status is polled if its notifications cannot arrive (known since it was recorded).
+   */
   async payoutRecorded(answered: AnsweredPayout): Promise<void> {
-    await this.ctx.deps.applier.matchOrphans('payout', answered.prepared.rowId);
-    await this.ctx.publish({ subject: 'payout', rowId: answered.prepared.rowId });
-    await this.ctx.deps.pollStatus?.('payout', answered.prepared.rowId);
+    const { rowId, view } = answered.prepared;
+    await this.ctx.deps.applier.matchOrphans('payout', rowId);
+    await this.ctx.publish({ subject: 'payout', rowId });
+    if (view.notificationsUnreachable !== null) await this.ctx.deps.pollStatus?.('payout', rowId);
   }
 
   /** Applies an attempt's outcome to its transaction row and describes it for the renderer. */
