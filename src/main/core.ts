@@ -12,6 +12,7 @@ import { openCluster } from './ledger/cluster';
 import { openLedger, type Ledger } from './ledger/connection';
 import { pushRelayStore } from './ledger/push-relay-store';
 import { createRepositories } from './ledger/repositories/index';
+import type { NotificationSummaryRecord } from './ledger/repositories/notifications';
 import { notificationLink, startListener, type Listener } from './listener/index';
 import { bindRemembered, movableListener, type ListenerAddress } from './listener/movable';
 import type { Logger } from './logger';
@@ -170,10 +171,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     trace('core: emulator started');
 
     // A summary, read without the body: pushes are kept in web mode's log (the last 1,000).
+    const announceNotification = (stored: NotificationSummaryRecord) => {
+      events.publish('notifications:notification-changed', notificationSummary(stored));
+      return stored;
+    };
     const publishNotification = async (id: number) => {
       const stored = await repos.notifications.summaryById(id);
-      if (stored) events.publish('notifications:notification-changed', notificationSummary(stored));
-      return stored;
+      return stored && announceNotification(stored);
     };
     // Malformed and orphan notifications are kept within a per-profile cap and age; a pile-up runs the rule soon.
     const retention = new NotificationRetention({ repos, now, log, cluster });
@@ -308,7 +312,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     });
     closers.push(() => verifier.close());
     applier.subscribe((result) => {
-      void publishNotification(result.id).then(noteUnclaimed, (error: unknown) => log.error(`announcing notification ${result.id} failed`, error));
+      noteUnclaimed(announceNotification(result.summary));
       for (const change of changesFromNotification(result)) {
         void publishTransactionChanged(events, repos, change).catch((error: unknown) => log.error(`announcing ${change.subject} ${change.rowId} failed`, error));
       }

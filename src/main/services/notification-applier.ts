@@ -8,7 +8,7 @@ import { compareAmounts, parseDecimal } from '../../shared/money';
 import { EVENT_SPECS, eventSpec, isNotificationEvent, subjectOf, type NotificationEvent } from '../../shared/spec/events';
 import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotificationSchema } from '../../shared/spec/schemas';
 import type { Repositories } from '../ledger/repositories/index';
-import type { NotificationOutcome, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
+import type { NotificationOutcome, NotificationSummaryRecord, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
 import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
 import type { Logger } from '../logger';
 
@@ -22,6 +22,8 @@ export interface AppliedNotification {
   /** The notification claims something no gateway answer has confirmed yet, or contradicts the ledger: read the status. */
   needsVerification: boolean;
   detail: string | null;
+  /** The notification as applied (its push, read in the write that records its outcome). */
+  summary: NotificationSummaryRecord;
 }
 
 export interface NotificationApplierOptions {
@@ -189,8 +191,10 @@ export class NotificationApplier {
     const n = await notifications.byId(id);
     if (!n || !(n.outcome === 'pending' || (retryOrphan && n.outcome === 'orphan'))) return [];
     const verdict = await this.decide(n);
-    await notifications.markOutcome(id, verdict.outcome, verdict);
-    if (verdict.outcome !== 'orphan' && verdict.outcome !== 'duplicate') await this.linkDuplicates(n, verdict);
+    const summary = await notifications.markOutcome(id, verdict.outcome, verdict);
+    // Copies are marked duplicates of a processed notification only (firstWithSameKey): while this one was pending none was
+    // marked one of it, so only an orphan applied now has any to link.
+    if (n.outcome === 'orphan' && verdict.outcome !== 'orphan' && verdict.outcome !== 'duplicate') await this.linkDuplicates(n, verdict);
     return [
       {
         id,
@@ -200,6 +204,7 @@ export class NotificationApplier {
         tokenRowId: verdict.tokenRowId ?? null,
         needsVerification: verdict.needsVerification ?? false,
         detail: verdict.detail ?? null,
+        summary,
       },
     ];
   }

@@ -233,12 +233,14 @@ export class NotificationsRepository {
     return row && toNotification(row);
   }
 
-  async markOutcome(id: number, outcome: Exclude<NotificationOutcome, 'pending'>, links: OutcomeLinks = {}): Promise<void> {
-    const result = (await this.db.run(`UPDATE notifications SET outcome = ?, stale = ?, detail = coalesce(?, detail), payin_row_id = coalesce(?, payin_row_id),
+  /** Records what became of a notification; resolves with its summary as it now stands. */
+  async markOutcome(id: number, outcome: Exclude<NotificationOutcome, 'pending'>, links: OutcomeLinks = {}): Promise<NotificationSummaryRecord> {
+    const row = await this.db.get<SummaryRow>(`UPDATE notifications SET outcome = ?, stale = ?, detail = coalesce(?, detail), payin_row_id = coalesce(?, payin_row_id),
            payout_row_id = coalesce(?, payout_row_id), token_row_id = coalesce(?, token_row_id), processed_at = ?
-         WHERE id = ?`, [outcome === 'stale' ? 'applied' : outcome, outcome === 'stale' ? 1 : 0, links.detail ?? null, links.payinRowId ?? null, links.payoutRowId ?? null, links.tokenRowId ?? null,
-        isoTime(this.now()), id]));
-    if (result === 0) throw new RangeError(`no notification ${id}`);
+         WHERE id = ? RETURNING ${SUMMARY_COLUMNS}`, [outcome === 'stale' ? 'applied' : outcome, outcome === 'stale' ? 1 : 0, links.detail ?? null, links.payinRowId ?? null, links.payoutRowId ?? null, links.tokenRowId ?? null,
+        isoTime(this.now()), id]);
+    if (!row) throw new RangeError(`no notification ${id}`);
+    return toSummary(row);
   }
 
   /**
