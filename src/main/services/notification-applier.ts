@@ -9,6 +9,8 @@ import { EVENT_SPECS, eventSpec, isNotificationEvent, subjectOf, type Notificati
 import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotificationSchema } from '../../shared/spec/schemas';
 import type { Repositories } from '../ledger/repositories/index';
 import type { NotificationOutcome, NotificationSummaryRecord, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
+import type { PayinRecord } from '../ledger/repositories/payins';
+import type { PayoutRecord } from '../ledger/repositories/payouts';
 import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
 import type { Logger } from '../logger';
 
@@ -133,7 +135,12 @@ export class NotificationApplier {
    */
   async matchOrphans(subject: 'payin' | 'payout', rowId: number): Promise<AppliedNotification[]> {
     const row = subject === 'payin' ? await this.repos.payins.byId(rowId) : await this.repos.payouts.byId(rowId);
-    if (!row) return [];
+    return row ? this.matchOrphansOf(row) : [];
+  }
+
+  /** matchOrphans for a row the caller has just read (as it stands since its create answer was recorded). */
+  async matchOrphansOf(row: PayinRecord | PayoutRecord): Promise<AppliedNotification[]> {
+    const subject = 'payinId' in row ? 'payin' : 'payout';
     const refs =
       'payinId' in row ? { transactionRef: row.payinId, requestRef: row.requestId } : { transactionRef: row.payoutId, requestRef: row.merchantReference };
     const orphans = (await this.repos.notifications.orphansFor(row.profileId, refs)).filter((n) => subjectOf(n.event) === subject);

@@ -45,7 +45,7 @@ async function setup() {
     repos,
     events,
     gateways: { for: async () => ({ runner }) } as unknown as GatewaySessions,
-    applier: { matchOrphans: async () => [] },
+    applier: { matchOrphans: async () => [], matchOrphansOf: async () => [] },
   } as unknown as PaymentsDeps;
   const submitter = new Submitter(new PaymentsContext(deps));
   const audit = (body: PayoutCreateInput) => ({ actor: 'user', action: 'payout.create', profileId: profile.id, subject: body.merchantReference, details: {} });

@@ -9,6 +9,7 @@ import type { Profile } from '../../ledger/repositories/profiles';
 import type { TransactionLookups, TransactionRecord } from '../../ledger/repositories/transactions';
 import type { CredentialService } from '../credential-service';
 import type { EventBus } from '../event-bus';
+import type { NotificationApplier } from '../notification-applier';
 import type { Logger } from '../../logger';
 import type { GatewaySessions } from '../gateway-sessions';
 import type { ProfileService } from '../profile-service';
@@ -32,7 +33,7 @@ export interface PaymentsDeps {
   credentials: Pick<CredentialService, 'signingKey'>;
   gateways: GatewaySessions;
   /** Notifications that arrived before the transaction was known are applied once it is (awaited). */
-  applier: { matchOrphans(subject: 'payin' | 'payout', rowId: number): Promise<unknown> };
+  applier: Pick<NotificationApplier, 'matchOrphans' | 'matchOrphansOf'>;
   events: EventBus;
   /** notification_link / notificationUrl / tokenization_notification_url of a profile. */
   notificationUrl: (profile: Profile) => string;

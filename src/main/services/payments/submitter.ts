@@ -207,8 +207,12 @@ export class Submitter {
    */
   async payoutRecorded(answered: AnsweredPayout): Promise<void> {
     const { rowId, view } = answered.prepared;
-    await this.ctx.deps.applier.matchOrphans('payout', rowId);
-    await this.ctx.publish({ subject: 'payout', rowId });
+    const { repos, applier, events } = this.ctx.deps;
+    const found = await repos.payouts.withViewFacts(rowId);
+    if (!found) return;
+    // Orphans applied now changed the row: pushed as it is after them, else as just read.
+    if ((await applier.matchOrphansOf(found.record)).length > 0) await this.ctx.publish({ subject: 'payout', rowId });
+    else events.publish('payouts:payout-changed', payoutViewOf(found.record, found.attempt, found.card));
     if (view.notificationsUnreachable !== null) await this.ctx.deps.pollStatus?.('payout', rowId);
   }
 
