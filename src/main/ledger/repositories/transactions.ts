@@ -285,8 +285,11 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   /**
-   * Inserts the row for a request about to be sent, or returns the one already recorded for
-   * this reference (a redo after a crash). The same reference with other money facts is refused.
+   * Inserts the row for a request about to be sent, or returns the one already recorded for this
+   * reference by the same attempt (a redo). A row of the reference recorded by another attempt is
+   * refused, as is one with other money facts: on PostgreSQL two requests with one reference can
+   * both pass the caller's "is it free?" read, and the second's insert then waits for the first's
+   * commit and inserts nothing; taking the first's row would send the money a second time.
    */
   protected async recordRequestRow(facts: RequestFacts, reference: string, extra: Record<string, string | null>): Promise<T> {
     const { table, kind, reference: referenceColumn } = this.shape;
@@ -302,6 +305,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
         // By value: a row written before amounts followed their currency holds "15.7" for "15.70".
         const same = compareAmounts(existing.amount, amount) === 0 && existing.currency === facts.currency && existing.method === facts.method;
         if (!same) throw new RangeError(`${kind} ${reference} is already recorded with another method, amount or currency`);
+        if (existing.attemptId !== (facts.attemptId ?? null)) throw new RangeError(`${kind} ${reference} is already recorded for another request`);
         return existing;
       }
       const card = facts.card;

@@ -1,0 +1,44 @@
+// A reference is recorded for one request only: a second request for it, under an attempt of its
+// own, is refused, whether the first committed before it or commits while it waits on the first's
+// insert (PostgreSQL: both pass the "is it free?" read, the second's insert waits, then inserts
+// nothing). Taking the first's row would send the money twice. A redo by the same attempt gets
+// its row back. On this run's engine.
+import { afterEach, describe, expect, it } from 'vitest';
+import { testLedger, type TestLedger } from '../../helpers/ledger';
+
+let ledger: TestLedger;
+afterEach(async () => {
+  await ledger?.close();
+});
+
+async function attempt(key: string): Promise<number> {
+  return (await ledger.repos.attempts.prepare({ profileId: ledger.profile.id, kind: 'payout', idempotencyKey: key, reference: 'R-1', body: { merchantReference: 'R-1' } })).id;
+}
+
+const payout = (attemptId: number) => ({ profileId: ledger.profile.id, merchantReference: 'R-1', method: 'fps', amount: '5.00', currency: 'GBP', email: 'r@example.com', attemptId });
+
+describe('one request per reference', () => {
+  it('refuses the reference to a second request that waited on the first one\'s insert, and gives a redo its row', async () => {
+    ledger = await testLedger();
+    const [first, second] = [await attempt('k-1'), await attempt('k-2')];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let recorded = false;
+    const one = ledger.db.transaction(async () => {
+      await ledger.repos.payouts.recordRequest(payout(first));
+      recorded = true;
+      await held; // the first transaction stays open while the second records
+    });
+    while (!recorded) await new Promise((resolve) => setTimeout(resolve, 5));
+    const two = ledger.db.transaction(() => ledger.repos.payouts.recordRequest(payout(second)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await one;
+    await expect(two).rejects.toThrow(/R-1 is already recorded for another request/);
+    const rows = await ledger.db.all<{ attempt_id: number }>('SELECT attempt_id FROM payouts WHERE merchant_reference = ?', ['R-1']);
+    expect(rows).toEqual([{ attempt_id: first }]);
+    // Refused as well once the first is committed; the first attempt's redo gets its own row back.
+    await expect(ledger.repos.payouts.recordRequest(payout(second))).rejects.toThrow(/already recorded for another request/);
+    expect((await ledger.repos.payouts.recordRequest(payout(first))).attemptId).toBe(first);
+  });
+});
