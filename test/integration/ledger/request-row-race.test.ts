@@ -1,8 +1,10 @@
-// A reference is recorded for one request only: a second request for it, under an attempt of its
+// Two processes on one row. A reference is recorded for one request only: a second request for it, under an attempt of its
 // own, is refused, whether the first committed before it or commits while it waits on the first's
 // insert (PostgreSQL: both pass the "is it free?" read, the second's insert waits, then inserts
 // nothing). Taking the first's row would send the money twice. A redo by the same attempt gets
-// its row back. On this run's engine.
+// its row back. And a status read applied while a notification's claim is being committed keeps
+// that claim: the row it writes back is read after the claim's commit, not before it. On this
+// run's engine.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 
@@ -40,5 +42,28 @@ describe('one request per reference', () => {
     // Refused as well once the first is committed; the first attempt's redo gets its own row back.
     await expect(ledger.repos.payouts.recordRequest(payout(second))).rejects.toThrow(/already recorded for another request/);
     expect((await ledger.repos.payouts.recordRequest(payout(first))).attemptId).toBe(first);
+  });
+});
+
+describe('a row read to be written back', () => {
+  it('keeps a claim committed while a status read waited to apply its answer', async () => {
+    ledger = await testLedger();
+    const row = await ledger.repos.payins.upsertFromCreate({ profileId: ledger.profile.id, kind: 'payin', requestId: 'S-1', method: 'blik', amount: '10.00', currency: 'PLN', email: 's@example.com' }, { payinId: 'pid-S-1', statusCode: 100 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let claimed = false;
+    const claim = ledger.db.transaction(async () => {
+      await ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'notification' });
+      claimed = true;
+      await held;
+    });
+    while (!claimed) await new Promise((resolve) => setTimeout(resolve, 5));
+    const read = ledger.repos.payins.applyStatus(row.id, { statusCode: 100, source: 'status_read' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await claim;
+    await read;
+    const after = await ledger.repos.payins.byId(row.id);
+    expect(after).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', lastVerifiedStatus: '100', claimState: 'unverified' });
   });
 });

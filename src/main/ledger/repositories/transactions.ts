@@ -210,7 +210,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    */
   async applyStatus(id: number, update: StatusUpdate): Promise<StatusApplied<T>> {
     return this.db.atomic(async () => {
-      const applied = this.statusChange(await this.rowOrThrow(id), update, isoTime(this.now()));
+      const applied = this.statusChange(await this.rowForWrite(id), update, isoTime(this.now()));
       await this.write(applied.next, STATUS_COLUMNS);
       return { outcome: applied.outcome, record: this.toRecord(applied.next), claim: applied.claim };
     });
@@ -325,7 +325,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   protected async applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): Promise<StatusApplied<T>> {
     const { gatewayId } = this.shape;
     return this.db.atomic(async () => {
-      const row = await this.rowOrThrow(id);
+      const row = await this.rowForWrite(id);
       const at = isoTime(this.now());
       const held = cell(row, gatewayId);
       const answered: Row = { ...row, gateway_created_at: row.gateway_created_at ?? answer.createdAt ?? null, updated_at: at };
@@ -358,10 +358,20 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
     return this.toRecord(await this.rowOrThrow(id));
   }
 
-  private async rowOrThrow(id: number): Promise<Row> {
-    const row = await this.db.get<Row>(`SELECT * FROM ${this.shape.table} WHERE id = ?`, [id]);
+  private async rowOrThrow(id: number, lock = ''): Promise<Row> {
+    const row = await this.db.get<Row>(`SELECT * FROM ${this.shape.table} WHERE id = ?${lock}`, [id]);
     if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
     return row;
+  }
+
+  /**
+   * The row read to be written back whole, inside the caller's transaction: on PostgreSQL locked
+   * until it ends, so a change another process commits meanwhile (a notification's claim while a
+   * status read is applied) is not overwritten with what was read before it (SQLite's write lock
+   * already keeps the two apart).
+   */
+  private async rowForWrite(id: number): Promise<Row> {
+    return this.rowOrThrow(id, this.db.engine === 'postgres' ? ' FOR UPDATE' : '');
   }
 
   /** Writes these columns of the row, in one statement. */
