@@ -66,6 +66,20 @@ describe('audit log (append-only, hash-chained)', () => {
     expect(await ledger.repos.audit.verify()).toEqual({ ok: true, count: 3, head: { seq: 3, hash: c?.hash } });
   });
 
+  it('keeps one chain when many transactions append at once (each reads the head once it holds the audit lock)', async () => {
+    const ledger = await newLedger();
+    const { repos } = ledger;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        repos.transaction(async () => {
+          await repos.limits.upsert({ environment: 'live', currency: `C${String(i).padStart(2, '0')}`, perPayoutMax: '1', dailyMax: null });
+          await repos.audit.append({ actor: 'admin', action: 'limits.set', subject: `C${i}` });
+        }),
+      ),
+    );
+    expect(await repos.audit.verify()).toMatchObject({ ok: true, count: 20 });
+  });
+
   it('refuses UPDATE and DELETE through SQL', async () => {
     const ledger = await newLedger();
     await appendThree(ledger);

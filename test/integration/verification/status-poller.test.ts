@@ -33,6 +33,7 @@ function counting(db: Sql): Sql {
     atomic: (fn) => db.atomic(fn),
     atCommit: (write) => db.atCommit(write),
     lock: (name) => db.lock(name),
+    lockAndRead: (name, sql) => db.lockAndRead(name, sql),
   };
 }
 

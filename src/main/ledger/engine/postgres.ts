@@ -112,9 +112,20 @@ export class PostgresEngine implements LedgerEngine {
   }
 
   async lock(name: LedgerLock): Promise<void> {
+    await this.lockingClient(name).query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEYS[name]]);
+  }
+
+  async lockAndRead<T>(name: LedgerLock, sql: string): Promise<T[]> {
+    // Two statements in one simple query: the read's snapshot is taken once the lock is held, so it
+    // sees what the previous holder committed (READ COMMITTED takes one per statement).
+    const results = (await this.lockingClient(name).query(`SELECT pg_advisory_xact_lock(${LOCK_KEYS[name]}); ${sql}`)) as unknown as pg.QueryResult[];
+    return (results[1]?.rows ?? []) as T[];
+  }
+
+  private lockingClient(name: LedgerLock): pg.PoolClient {
     const tx = currentTransaction<PostgresTransaction>(this);
     if (!tx) throw new Error(`The ${name} lock is held for a transaction: take it inside a transaction`);
-    await tx.client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEYS[name]]);
+    return tx.client;
   }
 
   atomic<T>(fn: () => Promise<T>): Promise<T> {

@@ -49,6 +49,10 @@ export class SqliteEngine implements LedgerEngine {
     return Promise.resolve();
   }
 
+  lockAndRead<T>(_name: LedgerLock, sql: string): Promise<T[]> {
+    return this.all<T>(sql);
+  }
+
   atomic<T>(fn: () => Promise<T>): Promise<T> {
     return atomically(this, fn);
   }

@@ -41,6 +41,12 @@ export interface Sql {
   atCommit(write: () => Promise<void>): Promise<void>;
   /** Takes a named lock until the end of the current transaction (PostgreSQL; nothing to take on SQLite). */
   lock(name: LedgerLock): Promise<void>;
+  /**
+   * lock(name), then `sql` (a read without parameters) once the lock is held, in one round trip to
+   * PostgreSQL: what the lock's previous holder committed is read without a round trip of its own
+   * while others wait for the lock.
+   */
+  lockAndRead<T>(name: LedgerLock, sql: string): Promise<T[]>;
 }
 
 export interface LedgerEngine extends Sql {

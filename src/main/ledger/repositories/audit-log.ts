@@ -57,6 +57,9 @@ const toEntry = (r: AuditRow): AuditEntry => ({
   hash: r.hash,
 });
 
+/** The newest entry's place in the chain. */
+const HEAD = 'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1';
+
 /** The content a row's hash covers; seq is included so moving a row breaks the chain too. */
 export function auditHash(prevHash: string, r: Omit<AuditRow, 'prev_hash' | 'hash'>): string {
   return sha256Hex(prevHash + canonicalJson([r.seq, r.at, r.actor, r.action, r.profile_id, r.subject, r.details]));
@@ -86,8 +89,7 @@ export class AuditLog {
       details: canonicalJson(redactForStorage(entry.details ?? {})),
     };
     await this.db.atCommit(async () => {
-      await this.db.lock('audit');
-      const head = await this.head();
+      const [head] = await this.db.lockAndRead<{ seq: number; hash: string }>('audit', HEAD);
       const row = { seq: (head?.seq ?? 0) + 1, at: isoTime(this.now()), ...content };
       const prevHash = head?.hash ?? GENESIS_HASH;
       await this.db.run('INSERT INTO audit_log (seq, at, actor, action, profile_id, subject, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [row.seq, row.at, row.actor, row.action, row.profile_id, row.subject, row.details, prevHash, auditHash(prevHash, row)]);
@@ -95,8 +97,7 @@ export class AuditLog {
   }
 
   async head(): Promise<{ seq: number; hash: string } | null> {
-    const row = (await this.db.get('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')) as { seq: number; hash: string } | undefined;
-    return row ?? null;
+    return (await this.db.get<{ seq: number; hash: string }>(HEAD)) ?? null;
   }
 
   /** Newest first. */
