@@ -56,15 +56,17 @@ describe('repos.transaction', () => {
 });
 
 describe('sql.atomic', () => {
+  /** An atomic write of this limit's row that then fails. */
+  const failingAtomic = (db: TestLedger['db'], repos: TestLedger['repos'], row: typeof limit) =>
+    db.atomic(async () => {
+      await repos.limits.upsert(row);
+      throw new Error('refused');
+    });
+
   it('is a transaction of its own when none is open: all of its writes or none', async () => {
     ledger = await testLedger();
     const { db, repos } = ledger;
-    await expect(
-      db.atomic(async () => {
-        await repos.limits.upsert(limit);
-        throw new Error('refused');
-      }),
-    ).rejects.toThrow('refused');
+    await expect(failingAtomic(db, repos, limit)).rejects.toThrow('refused');
     expect(await repos.limits.all()).toHaveLength(0);
   });
 
@@ -74,21 +76,13 @@ describe('sql.atomic', () => {
     await expect(
       repos.transaction(async () => {
         await repos.limits.upsert(limit);
-        await db.atomic(async () => {
-          await repos.limits.upsert({ ...limit, currency: 'USD' });
-          throw new Error('inner');
-        });
+        await failingAtomic(db, repos, { ...limit, currency: 'USD' });
       }),
-    ).rejects.toThrow('inner');
+    ).rejects.toThrow('refused');
     expect(await repos.limits.all()).toHaveLength(0);
     // Caught and gone past (what a caller must wrap in transaction() to undo): its write commits with the caller's.
     await repos.transaction(async () => {
-      await expect(
-        db.atomic(async () => {
-          await repos.limits.upsert(limit);
-          throw new Error('inner');
-        }),
-      ).rejects.toThrow('inner');
+      await expect(failingAtomic(db, repos, limit)).rejects.toThrow('refused');
     });
     expect((await repos.limits.all()).map((r) => r.currency)).toEqual(['EUR']);
   });

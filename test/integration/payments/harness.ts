@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import keytar from 'keytar';
-import type { ContractErrorBody, InvokeChannel, InvokeInput, InvokeOutput } from '../../../src/shared/contract';
+import type { ContractErrorBody, InvokeChannel, InvokeInput, InvokeOutput, PushChannel, PushPayload } from '../../../src/shared/contract';
 import { createCore, type Core } from '../../../src/main/core';
 import type { Sql } from '../../../src/main/ledger/engine/types';
 import { KeytarSecretStore } from '../../../src/main/platform/keychain';
@@ -16,6 +16,15 @@ import { tempDir } from '../../helpers/temp-dir';
 export { waitFor } from '../../helpers/poll';
 
 export { card, CARD_YEAR, payinForm, payoutForm, TEST_PAN } from '../../helpers/fixtures';
+
+/** What a core pushes on one channel from now on, until stop(). */
+export function pushesOn<P extends PushChannel>(core: Core, channel: P): { seen: PushPayload<P>[]; stop: () => void } {
+  const seen: PushPayload<P>[] = [];
+  const stop = core.events.subscribe((pushed: PushChannel, payload: unknown) => {
+    if (pushed === channel) seen.push(payload as PushPayload<P>);
+  });
+  return { seen, stop };
+}
 
 export interface Harness {
   core: Core;

@@ -1,9 +1,8 @@
 // Pay-ins through the contract against the real embedded emulator: every method to its final
 // status by notification, a decline, validation before anything is sent, status reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PayinView, PushChannel } from '../../../src/shared/contract';
 import { PAYIN_METHODS, type PayinMethod } from '../../../src/shared/spec/methods';
-import { CARD_YEAR, emulatorPayins, payinForm, startHarness, waitFor, type Harness } from './harness';
+import { CARD_YEAR, emulatorPayins, payinForm, pushesOn, startHarness, waitFor, type Harness } from './harness';
 
 let h: Harness;
 let seq = 0;
@@ -79,10 +78,7 @@ describe('creating pay-ins', () => {
   });
 
   it('publishes payins:payin-changed as the pay-in moves', async () => {
-    const seen: PayinView[] = [];
-    const stop = h.core.events.subscribe((channel: PushChannel, payload: unknown) => {
-      if (channel === 'payins:payin-changed') seen.push(payload as PayinView);
-    });
+    const { seen, stop } = pushesOn(h.core, 'payins:payin-changed');
     try {
       const requestId = ref('push');
       await h.call('payins:create', payinForm('interac', { requestId }));

@@ -3,9 +3,8 @@
 // refused on a sandbox profile (spec 4, rule 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import type { PayoutView, PushChannel } from '../../../src/shared/contract';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
-import { admin, CARD_YEAR, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
+import { admin, CARD_YEAR, payoutForm, pushesOn, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
 
 let h: Harness;
 let seq = 0;
@@ -68,10 +67,7 @@ describe('creating payouts', () => {
   });
 
   it("pushes each change of a payout as the view payouts:get answers, with its attempt's state and its card", async () => {
-    const pushed: PayoutView[] = [];
-    const stop = h.core.events.subscribe((channel: PushChannel, payload: unknown) => {
-      if (channel === 'payouts:payout-changed') pushed.push(payload as PayoutView);
-    });
+    const { seen: pushed, stop } = pushesOn(h.core, 'payouts:payout-changed');
     try {
       const reference = ref('push-card');
       await h.call('payouts:create', payoutForm('credit_card', { reference }));
