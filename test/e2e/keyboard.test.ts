@@ -175,12 +175,14 @@ describe('with the keyboard alone', () => {
     const file = path.join(temp.dir, 'keyboard-batch.csv');
     writeFileSync(file, payoutTemplateCsv());
     await go('payouts?tab=batch');
-    await tabTo(page.getByRole('button', { name: 'CSV file', exact: true }));
+    const csvButton = page.getByRole('button', { name: 'CSV file', exact: true });
     // Enter opens the system's file dialog; choosing the file there is the only step outside the page.
-    // On a busy machine the first Enter can be lost while the tab settles; the focus stays on the
-    // button, so Enter is pressed again until the dialog opens.
+    // On a busy machine the first Enter can be lost while the tab settles, and a render of the tab
+    // meanwhile can take the focus off the button: Tab back to it, then press Enter again, until
+    // the dialog opens.
     let chooser: FileChooser | undefined;
     for (let tries = 0; tries < 3 && !chooser; tries++) {
+      if (!(await csvButton.evaluate((element) => element === document.activeElement))) await tabTo(csvButton);
       [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }).catch(() => undefined), page.keyboard.press('Enter')]);
     }
     if (!chooser) throw new Error('Enter on "CSV file" did not open the file dialog');
