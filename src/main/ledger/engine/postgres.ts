@@ -42,9 +42,9 @@ const SEEN_ONCE = 2_000;
  * it runs it (PostgreSQL then plans it for its values, or once for all when that plan is no worse:
  * plan_cache_mode auto). Planning is most of the server's work for a statement on the pay-ins and
  * payouts tables, whose 16 indexes it weighs each time (a look-up by id: ~80 µs of CPU unprepared,
- * ~30 prepared). Texts run once (lists filtered an unusual way, a long IN list) stay unnamed, and so
- * do those past PREPARED; texts without parameters (migrations, several statements in one) run as
- * they are. A schema change while the server runs is not supported anyway (docs/team.md, "Upgrade").
+ * ~30 prepared). Texts run once stay unnamed, and so do those first repeated after PREPARED names
+ * are given (names are never freed; an IN list of each length is a text of its own); texts without
+ * parameters (migrations, several statements in one) run as they are. A schema change while the server runs is not supported anyway (docs/team.md, "Upgrade").
  */
 class StatementNames {
   private readonly names = new Map<string, string>();
