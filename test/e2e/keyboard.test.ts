@@ -115,6 +115,14 @@ describe('with the keyboard alone', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    // A fast hand: Escape before the dialog has moved the focus into its field. The focus still comes back.
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+    }
   });
 
   it("copies a search result's reference by Tab and Enter, which opens nothing; back in the field, the arrows and Enter open a result", async () => {

@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Checkbox, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { BatchReviewView, BatchView } from '../../../shared/contract';
@@ -115,9 +116,9 @@ export function useBatchResume(batch: BatchView | undefined, onResumed: (view: B
     }
   };
   const dialog = (
-    <Modal opened={review !== null} onClose={() => setReview(null)} title="Resume a live batch" size="lg">
+    <Dialog opened={review !== null} onClose={() => setReview(null)} title="Resume a live batch" size="lg">
       {review && <BatchReview review={review} sending={action.busy} error={action.error} onBack={() => setReview(null)} onSend={(confirmed) => void confirm(confirmed)} />}
-    </Modal>
+    </Dialog>
   );
   return { resume, busy: action.busy, error: action.error, dialog };
 }

@@ -1,4 +1,5 @@
-import { Badge, Box, Button, Group, Kbd, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Group, Kbd, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { Amount } from '../../components/Amount';
 import { CopyValue } from '../../components/CopyValue';
 import { DateTime } from '../../components/DateTime';
@@ -52,9 +53,9 @@ export function GlobalSearch() {
       <Button variant="default" size="xs" onClick={() => setOpened(true)} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'} rightSection={<Kbd size="xs">{shortcut}</Kbd>}>
         Search transactions
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Find a transaction" size="lg" yOffset="10vh">
+      <Dialog opened={opened} onClose={() => setOpened(false)} title="Find a transaction" size="lg" yOffset="10vh">
         {opened && <SearchPanel onDone={() => setOpened(false)} />}
-      </Modal>
+      </Dialog>
     </>
   );
 }

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { useState } from 'react';
 import type { EnvironmentKind, ProfileInput, ProfileView } from '../../../shared/contract';
 import { notificationReach } from '../../../shared/notification-reach';
@@ -25,9 +26,9 @@ interface ProfileFormProps {
  */
 export function ProfileFormModal({ opened, onClose, editing, focusPublicUrl = false }: ProfileFormProps & { opened: boolean }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New profile'} size="lg">
+    <Dialog opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New profile'} size="lg">
       {opened && <ProfileForm onClose={onClose} editing={editing} focusPublicUrl={focusPublicUrl} />}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -1,7 +1,8 @@
 // Settings → Team (admins): the people of the team server with their roles, adding someone,
 // changing a role, disabling a person or setting a new password; every open session, to end
 // any; and the policy (approvers must use a second factor).
-import { Alert, Badge, Button, Card, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { useState } from 'react';
 import { TEAM_ROLES, type TeamRole, type TeamUser } from '../../../shared/contract';
 import { ROLE_DUTIES, ROLE_LABELS } from '../../../shared/contract/roles';
@@ -196,7 +197,7 @@ function AddPersonModal({ opened, onClose, onAdded }: { opened: boolean; onClose
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Add a person">
+    <Dialog opened={opened} onClose={onClose} title="Add a person">
       <Stack>
         {action.error && (
           <Alert color="red" role="alert">
@@ -216,7 +217,7 @@ function AddPersonModal({ opened, onClose, onAdded }: { opened: boolean; onClose
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -232,7 +233,7 @@ function ResetPasswordModal({ user, onClose }: { user: TeamUser | null; onClose:
     }
   };
   return (
-    <Modal opened={user !== null} onClose={onClose} title={`New password for ${user?.username ?? ''}`}>
+    <Dialog opened={user !== null} onClose={onClose} title={`New password for ${user?.username ?? ''}`}>
       <Stack>
         <Text size="sm">Their sessions end: they sign in again with this password.</Text>
         {action.error && (
@@ -250,6 +251,6 @@ function ResetPasswordModal({ user, onClose }: { user: TeamUser | null; onClose:
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

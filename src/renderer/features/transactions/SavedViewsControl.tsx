@@ -1,4 +1,5 @@
-import { ActionIcon, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { memo, useEffect, useState } from 'react';
 import type { SavedView, SavedViewFilters, TransactionSubject } from '../../../shared/contract';
 import { useAction } from '../../components/use-action';
@@ -78,7 +79,7 @@ export const SavedViewsControl = memo(function SavedViewsControl({ subject, curr
       >
         Save view…
       </Button>
-      <Modal opened={saving} onClose={() => setSaving(false)} title="Save the current filters as a view">
+      <Dialog opened={saving} onClose={() => setSaving(false)} title="Save the current filters as a view">
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -107,7 +108,7 @@ export const SavedViewsControl = memo(function SavedViewsControl({ subject, curr
             </Group>
           </Stack>
         </form>
-      </Modal>
+      </Dialog>
     </Group>
   );
 });

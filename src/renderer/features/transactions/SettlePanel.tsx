@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Code, Group, Modal, NumberInput, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, NumberInput, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { DateTime } from '../../components/DateTime';
 import { useState } from 'react';
 import type { AttemptResumeForm, AttemptReviewView, ReenteredField, SubmitResult } from '../../../shared/contract';
@@ -135,7 +136,7 @@ export function SettlePanel({ data, onSettled }: { data: LoadedTransaction; onSe
           </Alert>
         )}
       </Stack>
-      <Modal opened={review !== null} onClose={() => setReview(null)} title="Resume this payout" size="xl">
+      <Dialog opened={review !== null} onClose={() => setReview(null)} title="Resume this payout" size="xl">
         {review && (
           <PayoutReview
             review={review}
@@ -153,7 +154,7 @@ export function SettlePanel({ data, onSettled }: { data: LoadedTransaction; onSe
             </Text>
           </PayoutReview>
         )}
-      </Modal>
+      </Dialog>
     </Card>
   );
 }

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Dialog } from '../../components/Dialog';
 import { DateTime } from '../../components/DateTime';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
@@ -54,7 +55,7 @@ function ReplayButton({ notification }: { notification: NotificationView }) {
       ) : (
         <RoleNote channel="notifications:replay" />
       )}
-      <Modal opened={opened} onClose={close} title={`Replay notification #${notification.id}?`}>
+      <Dialog opened={opened} onClose={close} title={`Replay notification #${notification.id}?`}>
         <Stack>
           <Text size="sm">{REPLAY_EXPLAINED}</Text>
           <Group justify="flex-end">
@@ -66,7 +67,7 @@ function ReplayButton({ notification }: { notification: NotificationView }) {
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
       {action.error && (
         <Alert color="red" role="alert">
           {action.error}

@@ -1,0 +1,30 @@
+import { Modal, type ModalProps } from '@mantine/core';
+import { useCallback, useLayoutEffect, useRef } from 'react';
+
+/**
+ * Mantine's Modal, giving the focus back to what had it when the dialog opened. Mantine's own
+ * return skips that when the dialog closes before its focus trap has moved the focus in (Escape
+ * right after the Enter that opened it): the trap's deferred focus then lands in the closing
+ * dialog, and the focus is lost with it.
+ */
+export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
+  const opener = useRef<HTMLElement | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  // Before the trap's deferred focus: what has the focus now is what opened the dialog.
+  useLayoutEffect(() => {
+    if (!opened) return;
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [opened]);
+  const giveBack = useCallback(() => {
+    onExitTransitionEnd?.();
+    // A timer after the trap's, which may still have been pending when the dialog closed.
+    setTimeout(() => {
+      const target = opener.current;
+      const active = document.activeElement;
+      const lost = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);
+      if (target?.isConnected && lost) target.focus({ preventScroll: true });
+    });
+  }, [onExitTransitionEnd]);
+  return <Modal ref={root} opened={opened} {...props} returnFocus={false} onExitTransitionEnd={giveBack} />;
+}
