@@ -126,11 +126,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const instanceId = instanceIdIn(dataDir);
     // On a team server the audit log records the person whose request is served.
     const repos = createRepositories(ledger, now, { instance: instanceId, ...(options.team ? { person: () => currentPerson()?.username } : {}) });
-    const presence = new InstancePresence({ repos, id: instanceId, shared: ledger.engine === 'postgres', now, log, timings: options.scaleOut });
-    await presence.start();
-    closers.push(() => presence.close());
     const cluster = openCluster(ledger, { log, retryMs: options.scaleOut?.leaderRetryMs });
     closers.push(() => cluster.close());
+    const presence = new InstancePresence({ repos, id: instanceId, shared: ledger.engine === 'postgres', sessions: cluster, now, log, timings: options.scaleOut });
+    await presence.start();
+    closers.push(() => presence.close());
     const serverSecrets = options.team ? new ServerSecretStore(repos.serverSecrets, options.team.key) : undefined;
     const secrets = serverSecrets ?? options.secrets;
     if (!secrets) throw new Error('createCore needs a secret store (the OS keychain) or a team server envelope key');

@@ -4,8 +4,11 @@
 //     others try again every `retryMs`, so when the leader dies (its connection closes, its locks
 //     go with it) another one leads within that time;
 //   - exclusive(name, fn): a run that must not happen twice at once across the instances (a sweep,
-//     a retention run) runs only where the lock is free, else not at all.
+//     a retention run) runs only where the lock is free, else not at all;
+//   - hold(instance) / present(instances): each instance holds a lock of its own for as long as its
+//     session lives, so another sees at once that its process is gone (services/scale-out/instance.ts).
 // On SQLite the desk is the only process: it leads at once, for good, and a run is exclusive within it.
+import { createHash } from 'node:crypto';
 import type { Logger } from '../logger';
 import { DedicatedConnection } from './engine/dedicated';
 import { PostgresEngine } from './engine/postgres';
@@ -16,6 +19,13 @@ export type ExclusiveRun = 'sweep' | 'retention';
 
 /** Fixed forever, apart from the transaction locks' keys (engine/postgres.ts). */
 const SESSION_LOCK_KEYS: Record<LeaderRole | ExclusiveRun, number> = { recovery: 0x5061_7911, sweep: 0x5061_7912, retention: 0x5061_7913 };
+/** An instance's own lock is (PRESENCE_CLASS, a 31-bit hash of its id): two keys, apart from the single-key locks above. */
+const PRESENCE_CLASS = 0x5061_7914;
+
+/** An instance id's presence key. Two ids may share one: then one's lock makes the other look present, and only its heartbeat tells. */
+export function presenceKey(instanceId: string): number {
+  return createHash('sha256').update(instanceId).digest().readUInt32BE(0) & 0x7fff_ffff;
+}
 
 export interface LeaderHooks {
   /** This instance leads now (awaited; a failure is logged). */
@@ -31,12 +41,16 @@ export interface Cluster {
   lead(role: LeaderRole, hooks: LeaderHooks): Promise<void>;
   /** Runs fn unless a run of `name` is under way, here or in another instance. */
   exclusive<T>(name: ExclusiveRun, fn: () => Promise<T>): Promise<ExclusiveResult<T>>;
+  /** Holds `instanceId`'s presence for as long as this process's session lives (taken again after a reconnect). */
+  hold(instanceId: string): Promise<void>;
+  /** Of `instanceIds`, those whose presence some session holds; all of them when it cannot be told (the connection is down). */
+  present(instanceIds: readonly string[]): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
 export interface ClusterOptions {
   log: Logger;
-  /** How often an instance that does not lead tries again. Default 2 s. */
+  /** How often an instance that does not lead (or hold its presence) tries again. Default 2 s. */
   retryMs?: number;
 }
 
@@ -77,12 +91,20 @@ class SoleCluster implements Cluster {
     return this.runs.run(name, fn, async (inner) => ({ ran: true, value: await inner() }));
   }
 
+  async hold(): Promise<void> {}
+
+  async present(instanceIds: readonly string[]): Promise<Set<string>> {
+    return new Set(instanceIds);
+  }
+
   async close(): Promise<void> {}
 }
 
 class AdvisoryCluster implements Cluster {
   private readonly connection: DedicatedConnection;
   private readonly roles = new Map<LeaderRole, { hooks: LeaderHooks; held: boolean }>();
+  /** This process's instances' presence keys, and whether this session holds each now. */
+  private readonly presences = new Map<number, boolean>();
   private readonly runs = new LocalRuns();
   private readonly timer: NodeJS.Timeout;
   private trying: Promise<void> = Promise.resolve();
@@ -93,7 +115,7 @@ class AdvisoryCluster implements Cluster {
   ) {
     this.connection = new DedicatedConnection({
       config: engine.connectionConfig,
-      purpose: 'leadership',
+      purpose: 'leadership and presence',
       log: options.log,
       up: async () => {},
       down: () => this.lostAll(),
@@ -120,6 +142,28 @@ class AdvisoryCluster implements Cluster {
     });
   }
 
+  async hold(instanceId: string): Promise<void> {
+    this.presences.set(presenceKey(instanceId), false);
+    await this.connection.start();
+    await this.tryAll();
+  }
+
+  async present(instanceIds: readonly string[]): Promise<Set<string>> {
+    let held: Set<number>;
+    try {
+      const rows = await this.connection.query<{ key: number }>(
+        `SELECT objid::bigint::int AS key FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = $1::bigint::oid
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [PRESENCE_CLASS],
+      );
+      held = new Set(rows.map((row) => Number(row.key)));
+    } catch {
+      return new Set(instanceIds); // not known now: the heartbeat alone tells
+    }
+    return new Set(instanceIds.filter((id) => held.has(presenceKey(id))));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.trying;
@@ -127,9 +171,15 @@ class AdvisoryCluster implements Cluster {
     await this.connection.close();
   }
 
-  /** One try at a time: every role this instance does not lead yet. */
+  /** One try at a time: every presence this session does not hold yet, then every role this instance does not lead yet. */
   private tryAll(): Promise<void> {
     this.trying = this.trying.then(async () => {
+      for (const [key, held] of this.presences) {
+        if (held || !this.connection.connected) continue;
+        const [row] = await this.connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [PRESENCE_CLASS, key]).catch(() => []);
+        // Not got: an earlier session of this instance the server has not seen end yet; the next try.
+        if (row?.locked === true) this.presences.set(key, true);
+      }
       for (const [role, state] of this.roles) {
         if (state.held || !(await this.tryLock(role)) || !this.connection.connected) continue;
         state.held = true;
@@ -151,6 +201,7 @@ class AdvisoryCluster implements Cluster {
   }
 
   private lostAll(): void {
+    for (const key of this.presences.keys()) this.presences.set(key, false);
     for (const [role, state] of this.roles) {
       if (!state.held) continue;
       state.held = false;

@@ -16,7 +16,7 @@ import { rotateEnvelopeKey } from '../services/team/rotate-key';
 import { TeamService } from '../services/team/team-service';
 import { APP_VERSION } from '../version';
 import { startTeamHttp, type TeamHttpServer } from './http';
-import { parseServerOptions, serverUsage, ServerOptionsError, type ServerOptions } from './options';
+import { parseServerOptions, scaleOutTimings, serverUsage, ServerOptionsError, type ServerOptions } from './options';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -100,8 +100,7 @@ async function run(options: ServerOptions): Promise<void> {
     events,
     listener: { host: options.notifyListen.host, port: options.notifyListen.port, ...(tls ? { tls } : {}) },
     ...(options.emulatorUrl ? { localGateway: await externalLocalGateway(options.emulatorUrl).catch((error: unknown) => Promise.reject(new Refusal(`--emulator-url: ${(error as Error).message}`))) } : {}),
-    // An instance says it is alive six times per timeout: a late heartbeat or two is not a death.
-    scaleOut: { deadAfterMs: options.instanceTimeoutSeconds * 1000, heartbeatMs: Math.max(200, (options.instanceTimeoutSeconds * 1000) / 6) },
+    scaleOut: scaleOutTimings(options.instanceTimeoutSeconds),
     team: { key, serverUrl, sessions: { maxAgeMinutes: options.sessionHours * 60, idleMinutes: options.idleMinutes }, onSessionsEnded: (ids) => http?.endSessions(ids) },
   });
   if (!core.team) throw new Error('the core did not start as a team server');

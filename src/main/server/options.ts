@@ -46,7 +46,9 @@ Options:
                         embedded one: several instances on one ledger share one emulator.
   --instance-timeout <s>
                         Several instances on one ledger: one not heard from this long (default
-                        20) is taken for dead, and what it was sending is settled by another.
+                        20) is taken for dead, and what it was sending is settled by another;
+                        one whose process ended (its ledger connection closed) is taken within
+                        a third of it.
   --session-hours <n>   A session ends this long after sign-in (default 12).
   --idle-minutes <n>    ...or after this long without a request (default 60).
   --username <name>     create-admin: the admin's user name.
@@ -159,4 +161,15 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     name: values.name,
     help,
   };
+}
+
+/**
+ * The scale-out timings of `--instance-timeout`: an instance says it is alive six times per
+ * timeout (a late heartbeat or two is not a death), and one that does not lead tries to every
+ * heartbeat, so a dead leader is replaced within one (2 s at most).
+ */
+export function scaleOutTimings(instanceTimeoutSeconds: number): { deadAfterMs: number; heartbeatMs: number; leaderRetryMs: number } {
+  const deadAfterMs = instanceTimeoutSeconds * 1000;
+  const heartbeatMs = Math.max(200, deadAfterMs / 6);
+  return { deadAfterMs, heartbeatMs, leaderRetryMs: Math.min(2_000, heartbeatMs) };
 }

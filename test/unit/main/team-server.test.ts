@@ -1,7 +1,7 @@
 // The team server's command line, its password hashing and a desk's reading of the server's event
 // stream: the small parts under the team server, each on its own.
 import { describe, expect, it } from 'vitest';
-import { parseServerOptions, ServerOptionsError } from '../../../src/main/server/options';
+import { parseServerOptions, scaleOutTimings, ServerOptionsError } from '../../../src/main/server/options';
 import { hashPassword, verifyPassword } from '../../../src/main/services/team/passwords';
 import { serverSentEvents } from '../../../src/main/services/team/team-link';
 
@@ -20,6 +20,12 @@ describe('npm run server options', () => {
     expect(parseServerOptions(['--database', DB, '--emulator-url', 'http://127.0.0.1:8700/_emulator', '--instance-timeout', '5'], {})).toMatchObject({ emulatorUrl: 'http://127.0.0.1:8700/_emulator', instanceTimeoutSeconds: 5 });
     expect(() => parseServerOptions(['--database', DB, '--emulator-url', '127.0.0.1:8700'], {})).toThrow(/--emulator-url takes the emulator's admin_url/);
     expect(() => parseServerOptions(['--database', DB, '--instance-timeout', '0'], {})).toThrow(/--instance-timeout takes a number above 0/);
+  });
+
+  it('beats six times per instance timeout, and a non-leader tries to lead every heartbeat, at most 2 s apart', () => {
+    expect(scaleOutTimings(20)).toEqual({ deadAfterMs: 20_000, heartbeatMs: 20_000 / 6, leaderRetryMs: 2_000 });
+    expect(scaleOutTimings(2)).toEqual({ deadAfterMs: 2_000, heartbeatMs: 2_000 / 6, leaderRetryMs: 2_000 / 6 });
+    expect(scaleOutTimings(0.5)).toEqual({ deadAfterMs: 500, heartbeatMs: 200, leaderRetryMs: 200 });
   });
 
   it('says what is wrong: no database, not PostgreSQL, half a certificate, a bad address, an unknown command', () => {

@@ -1,7 +1,7 @@
 // The processes working on this ledger (migration 0016 / PostgreSQL 0004): each team-server
 // instance (and a desk, its one instance) has an id, kept in its data directory, and a heartbeat,
 // last_seen_at. What an instance holds (an attempt it is sending, a batch it runs) names it, and
-// only an instance whose heartbeat stopped is taken over (services/scale-out/instance.ts).
+// only an instance found dead is taken over (services/scale-out/instance.ts).
 import type { Sql, SqlValue } from '../engine/types';
 import { isoTime, systemClock, type Clock } from '../support';
 import { placeholders } from './page';
@@ -50,16 +50,6 @@ export class InstancesRepository {
   /** The heartbeat; false when the row is gone (another instance found this one dead and forgot it). */
   async heartbeat(id: string): Promise<boolean> {
     return (await this.db.run('UPDATE ledger_instances SET last_seen_at = ? WHERE id = ?', [isoTime(this.now()), id])) === 1;
-  }
-
-  /** Instances seen at `since` or later. */
-  async seenSince(since: Date): Promise<string[]> {
-    return (await this.db.all<{ id: string }>('SELECT id FROM ledger_instances WHERE last_seen_at >= ? ORDER BY id', [isoTime(since)])).map((row) => row.id);
-  }
-
-  /** Instances last seen before `before`. */
-  async silentSince(before: Date): Promise<string[]> {
-    return (await this.db.all<{ id: string }>('SELECT id FROM ledger_instances WHERE last_seen_at < ? ORDER BY id', [isoTime(before)])).map((row) => row.id);
   }
 
   async list(): Promise<InstanceRecord[]> {

@@ -1,13 +1,17 @@
 // This process as one instance of the ledger's workers (docs/team.md, "Several instances"). Its id
 // is kept in its data directory, so a restart is the same instance: what it held when it stopped
 // (the attempts it was sending, the batches it ran) is its own to take back at once. On
-// PostgreSQL it says it is alive every `heartbeatMs` (ledger_instances.last_seen_at); one not
-// heard from for `deadAfterMs` is dead, and what it held is taken over (takeover.ts). On SQLite the
-// desk is the only process, so every other instance is dead and no heartbeat is needed.
+// PostgreSQL it says it is alive every `heartbeatMs` (ledger_instances.last_seen_at), and holds a
+// session lock of its own for as long as it runs (ledger/cluster.ts, `hold`). It is dead when it
+// has not been heard from for `deadAfterMs`, or sooner, when its session has ended (the process
+// was killed: its connection closed and the lock went with it) and it has missed two heartbeats.
+// What a dead instance held is taken over (takeover.ts). On SQLite the desk is the only process,
+// so every other instance is dead and no heartbeat is needed.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Cluster } from '../../ledger/cluster';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Clock } from '../../ledger/support';
 import type { Logger } from '../../logger';
@@ -40,6 +44,8 @@ export interface InstancePresenceDeps {
   id: string;
   /** Other processes may share the ledger (PostgreSQL). */
   shared: boolean;
+  /** Where this instance holds its session lock, and where the others' are seen. */
+  sessions: Pick<Cluster, 'hold' | 'present'>;
   now: Clock;
   log: Logger;
   timings?: Partial<InstanceTimings>;
@@ -57,8 +63,9 @@ export class InstancePresence {
     this.timings = { ...DEFAULT_INSTANCE_TIMINGS, ...deps.timings };
   }
 
-  /** Registers this instance (seen now) and, on a shared ledger, starts its heartbeat. */
+  /** Registers this instance (seen now) and, on a shared ledger, holds its session lock and starts its heartbeat. */
   async start(): Promise<void> {
+    if (this.deps.shared) await this.deps.sessions.hold(this.id);
     await this.register();
     if (!this.deps.shared) return;
     this.timer = setInterval(() => {
@@ -67,26 +74,29 @@ export class InstancePresence {
     this.timer.unref();
   }
 
-  /** The other instances alive now: what they hold is theirs. At start-up, this one's earlier holdings are not among them. */
+  /**
+   * The instances alive now (this one first: what they hold is theirs) and the dead ones (never
+   * this one). At start-up, this one's earlier holdings are its own to take back.
+   */
+  async census(): Promise<{ alive: string[]; dead: string[] }> {
+    if (!this.deps.shared) return { alive: [this.id], dead: [] };
+    const now = this.deps.now().getTime();
+    const others = (await this.deps.repos.instances.list()).filter((instance) => instance.id !== this.id).map((instance) => ({ id: instance.id, silentMs: now - Date.parse(instance.lastSeenAt) }));
+    const grace = this.sessionGraceMs();
+    const suspects = others.filter((instance) => instance.silentMs >= grace && instance.silentMs < this.timings.deadAfterMs).map((instance) => instance.id);
+    const present = suspects.length > 0 ? await this.deps.sessions.present(suspects) : new Set<string>();
+    const isDead = (instance: { id: string; silentMs: number }) => instance.silentMs >= this.timings.deadAfterMs || (instance.silentMs >= grace && !present.has(instance.id));
+    return { alive: [this.id, ...others.filter((instance) => !isDead(instance)).map((instance) => instance.id)], dead: others.filter(isDead).map((instance) => instance.id) };
+  }
+
+  /** The other instances alive now: what they hold is theirs. */
   async othersAlive(): Promise<string[]> {
-    if (!this.deps.shared) return [];
-    return (await this.deps.repos.instances.seenSince(this.deadline())).filter((id) => id !== this.id);
-  }
-
-  /** Every instance alive now, this one included. */
-  async alive(): Promise<string[]> {
-    return [this.id, ...(await this.othersAlive())];
-  }
-
-  /** Instances not heard from for deadAfterMs (never this one). */
-  async dead(): Promise<string[]> {
-    if (!this.deps.shared) return [];
-    return (await this.deps.repos.instances.silentSince(this.deadline())).filter((id) => id !== this.id);
+    return (await this.census()).alive.slice(1);
   }
 
   /** Dead instances whose holdings were taken over (one that came back meanwhile stays). */
   forget(ids: readonly string[]): Promise<void> {
-    return this.deps.repos.instances.forget(ids, this.deadline());
+    return this.deps.repos.instances.forget(ids, new Date(this.deps.now().getTime() - this.sessionGraceMs()));
   }
 
   async close(): Promise<void> {
@@ -95,8 +105,9 @@ export class InstancePresence {
     await this.beating;
   }
 
-  private deadline(): Date {
-    return new Date(this.deps.now().getTime() - this.timings.deadAfterMs);
+  /** How long one whose session ended must have been silent to be dead: two heartbeats, so that one whose lock's connection alone dropped (its heartbeat still arrives) is not taken. */
+  private sessionGraceMs(): number {
+    return Math.min(this.timings.deadAfterMs, 2 * this.timings.heartbeatMs);
   }
 
   private register(): Promise<void> {

@@ -1,7 +1,7 @@
 // The recovery of what dead instances held, led by one instance at a time (ledger/cluster.ts). On
 // taking the lead it picks up the background work no instance may be doing (unverified claims,
-// polled rows, unknown outcomes); then, every heartbeat, it looks for instances not heard from
-// for deadAfterMs and takes over what they held: their sends in flight become unknown (settled
+// polled rows, unknown outcomes) and looks for dead instances (instance.ts) at once, then every
+// heartbeat, and takes over what they held: their sends in flight become unknown (settled
 // under their own keys), their batches go on here, and the work is picked up again. Each of
 // those moves is a compare-and-set in the ledger, so an instance restarting at the same moment
 // (which takes back its own) and the leader never both take the same thing.
@@ -11,7 +11,7 @@ import type { BatchService } from '../payouts-batch/batch-service';
 import type { InstancePresence } from './instance';
 
 export interface TakeoverDeps {
-  presence: Pick<InstancePresence, 'alive' | 'dead' | 'forget' | 'timings'>;
+  presence: Pick<InstancePresence, 'census' | 'forget' | 'timings'>;
   attempts: Pick<AttemptService, 'recoverInterrupted'>;
   batches: Pick<BatchService, 'recover'>;
   /** The background work a leader picks up: what a dead (or no) leader left. */
@@ -29,7 +29,9 @@ export class Takeover {
 
   /** This instance leads the recovery now. */
   async lead(): Promise<void> {
-    await this.deps.pickUp();
+    // A leader that died is found dead at once: what it held goes on here without waiting a round.
+    const tookOver = this.deps.watch ? await this.takeOverDead().catch((error: unknown) => void this.deps.log.error('taking over dead instances failed', error)) : undefined;
+    if (!tookOver?.length) await this.deps.pickUp();
     if (!this.deps.watch || this.timer) return;
     this.timer = setInterval(() => {
       this.round = this.round.then(async () => void (await this.takeOverDead())).catch((error: unknown) => this.deps.log.error('taking over dead instances failed', error));
@@ -50,9 +52,8 @@ export class Takeover {
 
   /** One look for dead instances; returns the ids taken over. */
   async takeOverDead(): Promise<string[]> {
-    const dead = await this.deps.presence.dead();
+    const { alive, dead } = await this.deps.presence.census();
     if (dead.length === 0) return [];
-    const alive = await this.deps.presence.alive();
     const keys = await this.deps.attempts.recoverInterrupted(alive);
     const batches = await this.deps.batches.recover(alive);
     await this.deps.presence.forget(dead);
