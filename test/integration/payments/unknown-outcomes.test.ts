@@ -5,12 +5,14 @@
 // after a restart, and a live payout the lookup did not settle, are left for a person with a note
 // saying why. Against an independent gateway written from the spec, which loses answers
 // (creates, then stalls or drops the connection), refuses with 503 / 429 and a Retry-After in
-// seconds and as an HTTP date, adds unknown fields and uses ids that are not UUIDs.
+// seconds and as an HTTP date, adds unknown fields and uses ids that are not UUIDs. And while a
+// payout's answer is awaited, the push sent as it left is the view payouts:get gives of it (built
+// from what was just recorded, not read again: d5ccc69).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../../src/shared/contract';
 import { startSpecGateway, type SpecGateway } from '../../helpers/spec-gateway';
 import { makeTestCertificate, trustingFetch, type TestCertificate } from '../../helpers/test-tls';
-import { payinForm, payoutForm, startHarness, waitFor, type Harness } from './harness';
+import { payinForm, payoutForm, pushesOn, startHarness, waitFor, type Harness } from './harness';
 
 let cert: TestCertificate;
 let gateway: SpecGateway;
@@ -145,6 +147,25 @@ describe('settling unknown outcomes', () => {
       expect(read.read.result).toBe('not_found');
     } finally {
       await lookup.close();
+    }
+  });
+
+  it('pushes a payout as its request leaves as the view payouts:get gives of it while its answer is awaited', async () => {
+    const { seen, stop } = pushesOn(h.core, 'payouts:payout-changed');
+    try {
+      const form = payoutForm('credit_card', { profileId: live.id, reference: `leaves-${Date.now()}` });
+      const review = await h.call('payouts:review', form);
+      const reference = review.payout.merchantReference;
+      gateway.createFaults.push({ type: 'lose_answer', how: 'stall' }, { type: 'lose_answer', how: 'drop' }, { type: 'lose_answer', how: 'drop' });
+      const creating = h.call('payouts:create', { ...form, merchantReference: reference, reviewId: review.reviewId, confirmed: true });
+      // The first send stalls for the 600 ms timeout: the payout as recorded, its attempt sending.
+      const first = await waitFor(async () => seen.find((p) => p.merchantReference === reference), (p) => p !== undefined, 'its first push', 5_000);
+      const read = await h.call('payouts:get', { id: first?.id });
+      expect(first).toEqual(read.payout);
+      expect(first).toMatchObject({ attempt: { state: 'sending' }, card: { maskedPan: expect.stringMatching(/^\d{6}\*+\d{4}$/) } });
+      expect(await creating).toMatchObject({ outcome: 'unknown' });
+    } finally {
+      stop();
     }
   });
 
