@@ -97,8 +97,8 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
           [presenceKey('instance-c')],
         )
       ).map((row) => row.pid);
-    const [first] = await holderOfC();
-    expect(first).toBeTypeOf('number');
+    const first = (await holderOfC())[0] ?? 0;
+    expect(first).toBeGreaterThan(0);
     expect(await a.ledger.all('SELECT pg_terminate_backend(?) AS ended', [first])).toEqual([{ ended: true }]);
     await waitFor(holderOfC, (pids) => pids.length === 1 && pids[0] !== first, "C's lock held again by its new connection", 10_000);
     expect(await a.cluster.present(['instance-c'])).toEqual(new Set(['instance-c']));

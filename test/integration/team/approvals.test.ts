@@ -71,6 +71,9 @@ describe('approval of payouts on a team server', () => {
     expect((await maker.value<{ items: { merchantReference: string }[] }>('payouts:list', { profileId: localId, search: ref })).items).toEqual([]);
     const queue = await approver.value<{ items: ApprovalView[]; awaiting: number }>('approvals:list', { scope: 'queue' });
     expect(queue.items.map((a) => a.id)).toContain(approval.id);
+    // Listed as it is read alone, its profile named.
+    expect(queue.items.find((a) => a.id === approval.id)).toEqual(await approver.value<ApprovalView>('approvals:get', { id: approval.id }));
+    expect(queue.items.find((a) => a.id === approval.id)?.profile).toEqual({ id: localId, name: 'Local emulator', environment: 'local' });
     // The same proof is single use; a payout below the threshold is simply sent.
     expect(await maker.call('approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     const small = payoutForm('open_banking', { amount: '99.99', reference: reference('small'), profileId: localId });

@@ -120,8 +120,9 @@ export class ApprovalService {
     const filter =
       input.scope === 'queue' ? { states: ['awaiting' as const] } : input.scope === 'mine' ? { makerId: person.id } : { states: ['approved', 'rejected', 'expired', 'withdrawn', 'voided'] as const };
     const page = await this.deps.repos.approvals.page(filter, { cursor: input.cursor, limit: input.limit ?? 50 });
-    const items: ApprovalView[] = [];
-    for (const record of page.items) items.push(await this.view(record));
+    // One read of the profiles for the page, not one per approval.
+    const profiles = new Map((await this.deps.repos.profiles.list()).map((profile) => [profile.id, profile]));
+    const items = page.items.map((record) => this.viewOf(record, profiles.get(record.profileId)));
     return { items, nextCursor: page.nextCursor, awaiting: await this.deps.repos.approvals.countAwaiting() };
   }
 
@@ -275,7 +276,11 @@ export class ApprovalService {
   }
 
   private async view(record: ApprovalRecord): Promise<ApprovalView> {
-    const profile = await this.deps.repos.profiles.get(record.profileId);
+    return this.viewOf(record, await this.deps.repos.profiles.get(record.profileId));
+  }
+
+  /** `profile`: the approval's, when it still exists (else its id and the environment recorded with it are shown). */
+  private viewOf(record: ApprovalRecord, profile: Profile | undefined): ApprovalView {
     const reviewed = parseJson(record.reviewed);
     return {
       id: record.id,
