@@ -1,5 +1,5 @@
 import { Modal, type ModalProps } from '@mantine/core';
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 
 /**
  * Mantine's Modal, giving the focus back to what had it when the dialog opened. Mantine's own
@@ -10,16 +10,30 @@ import { useCallback, useLayoutEffect, useRef } from 'react';
 export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
   const opener = useRef<HTMLElement | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  /** The return scheduled as the dialog finished closing, until it runs. */
+  const returning = useRef<number | undefined>(undefined);
+  const cancelReturn = () => {
+    window.clearTimeout(returning.current);
+    returning.current = undefined;
+  };
   // Before the trap's deferred focus: what has the focus now is what opened the dialog.
   useLayoutEffect(() => {
     if (!opened) return;
     const active = document.activeElement;
+    const wasReturning = returning.current !== undefined;
+    // Opened again before the focus came back from its last closing: the return must not take the focus out of it.
+    cancelReturn();
+    // ...and with nothing focused meanwhile, it goes back where it would have.
+    if (wasReturning && (active === null || active === document.body || !active.isConnected)) return;
     opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
   }, [opened]);
+  useEffect(() => cancelReturn, []);
   const giveBack = useCallback(() => {
     onExitTransitionEnd?.();
     // A timer after the trap's, which may still have been pending when the dialog closed.
-    setTimeout(() => {
+    cancelReturn();
+    returning.current = window.setTimeout(() => {
+      returning.current = undefined;
       const target = opener.current;
       const active = document.activeElement;
       const lost = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);
