@@ -19,6 +19,8 @@ export type ExclusiveRun = 'sweep' | 'retention';
 
 /** Fixed forever, apart from the transaction locks' keys (engine/postgres.ts). */
 const SESSION_LOCK_KEYS: Record<LeaderRole | ExclusiveRun, number> = { recovery: 0x5061_7911, sweep: 0x5061_7912, retention: 0x5061_7913 };
+/** The longest pause between reconnection tries of the connection that holds the locks. */
+const RECONNECT_MAX_MS = 5_000;
 /** An instance's own lock is (PRESENCE_CLASS, a 31-bit hash of its id): two keys, apart from the single-key locks above. */
 const PRESENCE_CLASS = 0x5061_7914;
 
@@ -43,7 +45,11 @@ export interface Cluster {
   exclusive<T>(name: ExclusiveRun, fn: () => Promise<T>): Promise<ExclusiveResult<T>>;
   /** Holds `instanceId`'s presence for as long as this process's session lives (taken again after a reconnect). */
   hold(instanceId: string): Promise<void>;
-  /** Of `instanceIds`, those whose presence some session holds; all of them when it cannot be told (the connection is down). */
+  /**
+   * Of `instanceIds`, those whose presence some session holds; all of them when it cannot be told:
+   * this connection is down, or came back too recently for the others' to have come back too
+   * (after a database restart every instance's lock is gone until it reconnects).
+   */
   present(instanceIds: readonly string[]): Promise<Set<string>>;
   close(): Promise<void>;
 }
@@ -52,6 +58,11 @@ export interface ClusterOptions {
   log: Logger;
   /** How often an instance that does not lead (or hold its presence) tries again. Default 2 s. */
   retryMs?: number;
+  /**
+   * How long this connection must have been up before a lock missing from it counts: the longest
+   * pause between another instance's reconnection tries, its retry and a margin. Default 8 s.
+   */
+  steadyMs?: number;
 }
 
 export function openCluster(ledger: LedgerEngine, options: ClusterOptions): Cluster {
@@ -105,6 +116,8 @@ class AdvisoryCluster implements Cluster {
   private readonly roles = new Map<LeaderRole, { hooks: LeaderHooks; held: boolean }>();
   /** This process's instances' presence keys, and whether this session holds each now. */
   private readonly presences = new Map<number, boolean>();
+  /** When this connection last came up (performance.now()); null while it is down. */
+  private upSince: number | null = null;
   private readonly runs = new LocalRuns();
   private readonly timer: NodeJS.Timeout;
   private trying: Promise<void> = Promise.resolve();
@@ -117,7 +130,11 @@ class AdvisoryCluster implements Cluster {
       config: engine.connectionConfig,
       purpose: 'leadership and presence',
       log: options.log,
-      up: async () => {},
+      maxRetryMs: RECONNECT_MAX_MS,
+      up: async () => {
+        this.upSince = performance.now();
+        void this.tryAll(); // its presence at once, not at the next retry
+      },
       down: () => this.lostAll(),
     });
     this.timer = setInterval(() => void this.tryAll(), options.retryMs ?? 2_000);
@@ -149,6 +166,8 @@ class AdvisoryCluster implements Cluster {
   }
 
   async present(instanceIds: readonly string[]): Promise<Set<string>> {
+    const steadyMs = this.options.steadyMs ?? RECONNECT_MAX_MS + (this.options.retryMs ?? 2_000) + 1_000;
+    if (this.upSince === null || performance.now() - this.upSince < steadyMs) return new Set(instanceIds);
     let held: Set<number>;
     try {
       const rows = await this.connection.query<{ key: number }>(
@@ -201,6 +220,7 @@ class AdvisoryCluster implements Cluster {
   }
 
   private lostAll(): void {
+    this.upSince = null;
     for (const key of this.presences.keys()) this.presences.set(key, false);
     for (const [role, state] of this.roles) {
       if (!state.held) continue;

@@ -48,7 +48,7 @@ Options:
                         Several instances on one ledger: one not heard from this long (default
                         20) is taken for dead, and what it was sending is settled by another;
                         one whose process ended (its ledger connection closed) is taken within
-                        a third of it.
+                        about half of it.
   --session-hours <n>   A session ends this long after sign-in (default 12).
   --idle-minutes <n>    ...or after this long without a request (default 60).
   --username <name>     create-admin: the admin's user name.

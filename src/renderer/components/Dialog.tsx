@@ -12,20 +12,30 @@ export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
   const root = useRef<HTMLDivElement>(null);
   /** The return scheduled as the dialog finished closing, until it runs. */
   const returning = useRef<number | undefined>(undefined);
+  /** Shown now; and closed with its focus not given back yet (its exit may be cut short by opening it again). */
+  const shown = useRef(false);
+  const closing = useRef(false);
   const cancelReturn = () => {
     window.clearTimeout(returning.current);
     returning.current = undefined;
   };
   // Before the trap's deferred focus: what has the focus now is what opened the dialog.
   useLayoutEffect(() => {
-    if (!opened) return;
-    const active = document.activeElement;
-    const wasReturning = returning.current !== undefined;
+    if (!opened) {
+      closing.current = shown.current;
+      shown.current = false;
+      return;
+    }
+    shown.current = true;
+    const reopened = closing.current;
+    closing.current = false;
     // Opened again before the focus came back from its last closing: the return must not take the focus out of it.
     cancelReturn();
-    // ...and with nothing focused meanwhile, it goes back where it would have.
-    if (wasReturning && (active === null || active === document.body || !active.isConnected)) return;
-    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+    const active = document.activeElement;
+    const stray = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);
+    // ...and what had the focus before that closing still gets it back after this one.
+    if (reopened && stray) return;
+    opener.current = active instanceof HTMLElement && !stray ? active : null;
   }, [opened]);
   useEffect(() => cancelReturn, []);
   const giveBack = useCallback(() => {
@@ -34,6 +44,7 @@ export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
     cancelReturn();
     returning.current = window.setTimeout(() => {
       returning.current = undefined;
+      closing.current = false;
       const target = opener.current;
       const active = document.activeElement;
       const lost = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);

@@ -9,10 +9,10 @@
 // payout's answer is awaited, the push sent as it left is the view payouts:get gives of it (built
 // from what was just recorded, not read again: d5ccc69).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfileView } from '../../../src/shared/contract';
+import type { PayoutView, ProfileView } from '../../../src/shared/contract';
 import { startSpecGateway, type SpecGateway } from '../../helpers/spec-gateway';
 import { makeTestCertificate, trustingFetch, type TestCertificate } from '../../helpers/test-tls';
-import { payinForm, payoutForm, pushesOn, startHarness, waitFor, type Harness } from './harness';
+import { payinForm, payoutForm, startHarness, waitFor, type Harness } from './harness';
 
 let cert: TestCertificate;
 let gateway: SpecGateway;
@@ -151,19 +151,21 @@ describe('settling unknown outcomes', () => {
   });
 
   it('pushes a payout as its request leaves as the view payouts:get gives of it while its answer is awaited', async () => {
-    const { seen, stop } = pushesOn(h.core, 'payouts:payout-changed');
+    const form = payoutForm('credit_card', { profileId: live.id, reference: `leaves-${Date.now()}` });
+    const review = await h.call('payouts:review', form);
+    const reference = review.payout.merchantReference;
+    // Read the moment it is pushed: the first send then stalls for the 600 ms timeout.
+    let first: { pushed: PayoutView; read: Promise<{ payout: PayoutView }> } | undefined;
+    const stop = h.core.events.subscribe((channel, payload) => {
+      const pushed = payload as PayoutView;
+      if (channel === 'payouts:payout-changed' && pushed.merchantReference === reference && !first) first = { pushed, read: h.call('payouts:get', { id: pushed.id }) };
+    });
     try {
-      const form = payoutForm('credit_card', { profileId: live.id, reference: `leaves-${Date.now()}` });
-      const review = await h.call('payouts:review', form);
-      const reference = review.payout.merchantReference;
       gateway.createFaults.push({ type: 'lose_answer', how: 'stall' }, { type: 'lose_answer', how: 'drop' }, { type: 'lose_answer', how: 'drop' });
-      const creating = h.call('payouts:create', { ...form, merchantReference: reference, reviewId: review.reviewId, confirmed: true });
-      // The first send stalls for the 600 ms timeout: the payout as recorded, its attempt sending.
-      const first = await waitFor(async () => seen.find((p) => p.merchantReference === reference), (p) => p !== undefined, 'its first push', 5_000);
-      const read = await h.call('payouts:get', { id: first?.id });
-      expect(first).toEqual(read.payout);
-      expect(first).toMatchObject({ attempt: { state: 'sending' }, card: { maskedPan: expect.stringMatching(/^\d{6}\*+\d{4}$/) } });
-      expect(await creating).toMatchObject({ outcome: 'unknown' });
+      const created = await h.call('payouts:create', { ...form, merchantReference: reference, reviewId: review.reviewId, confirmed: true });
+      expect(created).toMatchObject({ outcome: 'unknown' });
+      expect(first?.pushed).toEqual((await first?.read)?.payout);
+      expect(first?.pushed).toMatchObject({ attempt: { state: 'sending' }, card: { maskedPan: expect.stringMatching(/^\d{6}\*+\d{4}$/) } });
     } finally {
       stop();
     }

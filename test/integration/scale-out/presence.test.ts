@@ -5,6 +5,8 @@
 //     closes) is dead once it has missed two heartbeats, long before the instance timeout; not
 //     before those two, and one whose lock alone is gone while its heartbeat goes on is not dead;
 //   - one whose session lives but whose heartbeat stopped is dead after the instance timeout;
+//   - a missing lock does not count until the observer's own connection has been up long enough
+//     for the others' to be back (after a database restart every lock is gone for a while);
 //   - a new leader takes over a dead one at once, and forgets it only once;
 //   - a lock is taken again after its connection is back.
 // PostgreSQL only: a SQLite ledger is one desk's, and it has no other instances.
@@ -26,10 +28,11 @@ afterEach(async () => {
 
 const TIMINGS = { heartbeatMs: 1_000, deadAfterMs: 6_000 };
 
-async function instance(db: TestDatabase, id: string, clock: ManualClock) {
+/** `steadyMs`: 0 here, so that a missing lock counts at once; the default waits out the others' reconnection. */
+async function instance(db: TestDatabase, id: string, clock: ManualClock, steadyMs = 0) {
   const ledger: Ledger = await openLedger({ url: db.url }, { now: clock.now });
   cleanups.push(() => ledger.close());
-  const cluster: Cluster = openCluster(ledger, { log: silentLogger, retryMs: 100 });
+  const cluster: Cluster = openCluster(ledger, { log: silentLogger, retryMs: 100, steadyMs });
   cleanups.push(() => cluster.close());
   const repos = createRepositories(ledger, clock.now, { instance: id });
   // Shared, but no heartbeat timer: the test says when each one beats.
@@ -102,6 +105,24 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
     expect(await a.ledger.all('SELECT pg_terminate_backend(?) AS ended', [first])).toEqual([{ ended: true }]);
     await waitFor(holderOfC, (pids) => pids.length === 1 && pids[0] !== first, "C's lock held again by its new connection", 10_000);
     expect(await a.cluster.present(['instance-c'])).toEqual(new Set(['instance-c']));
+  });
+
+  it("does not count a missing lock while its own connection has not been up long enough for the others' to be back", async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const clock = new ManualClock();
+    const justBack = await instance(db, 'instance-a', clock, 60_000);
+    const b = await instance(db, 'instance-b', clock);
+    await b.cluster.close();
+    await waitFor(() => b.ledger.all('SELECT 1 FROM pg_locks WHERE locktype = ? AND objsubid = 2 AND objid = ?::bigint::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())', ['advisory', presenceKey('instance-b')]), (rows) => rows.length === 0, "B's lock gone", 5_000);
+    expect(await justBack.cluster.present(['instance-b'])).toEqual(new Set(['instance-b']));
+    clock.advance(2_100);
+    await justBack.beat();
+    expect(await justBack.presence.census()).toEqual({ alive: ['instance-a', 'instance-b'], dead: [] });
+    // Its heartbeat still tells.
+    clock.advance(4_000);
+    await justBack.beat();
+    expect(await justBack.presence.census()).toEqual({ alive: ['instance-a'], dead: ['instance-b'] });
   });
 
   it('takes over a dead instance as soon as it leads, and forgets it once', async () => {

@@ -117,8 +117,8 @@ export class InstancePresence {
   private async beat(): Promise<void> {
     try {
       if (!(await this.deps.repos.instances.heartbeat(this.id))) {
-        // Another instance took this one for dead (it was not heard from for deadAfterMs) and took
-        // over what it held; it is alive again from now on.
+        // Another instance took this one for dead (not heard from for deadAfterMs, or its lock was
+        // gone and two heartbeats were missed) and took over what it held; it is alive again from now on.
         this.deps.log.warn(`instance ${this.id} was taken for dead by another instance; registering again`);
         await this.register();
       }

@@ -30,8 +30,13 @@ export class Takeover {
   /** This instance leads the recovery now. */
   async lead(): Promise<void> {
     // A leader that died is found dead at once: what it held goes on here without waiting a round.
-    const tookOver = this.deps.watch ? await this.takeOverDead().catch((error: unknown) => void this.deps.log.error('taking over dead instances failed', error)) : undefined;
-    if (!tookOver?.length) await this.deps.pickUp();
+    // In turn with the rounds, one of which may still run from an earlier lead.
+    const first = this.round.then(async () => {
+      const tookOver = this.deps.watch ? await this.takeOverDead().catch((error: unknown) => void this.deps.log.error('taking over dead instances failed', error)) : undefined;
+      if (!tookOver?.length) await this.deps.pickUp();
+    });
+    this.round = first.catch(() => undefined);
+    await first;
     if (!this.deps.watch || this.timer) return;
     this.timer = setInterval(() => {
       this.round = this.round.then(async () => void (await this.takeOverDead())).catch((error: unknown) => this.deps.log.error('taking over dead instances failed', error));
