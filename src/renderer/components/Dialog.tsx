@@ -31,11 +31,11 @@ export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
     closing.current = false;
     // Opened again before the focus came back from its last closing: the return must not take the focus out of it.
     cancelReturn();
-    const active = document.activeElement;
-    const stray = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);
     // ...and what had the focus before that closing still gets it back after this one.
-    if (reopened && stray) return;
-    opener.current = active instanceof HTMLElement && !stray ? active : null;
+    const away = focusAway(root.current);
+    if (reopened && away) return;
+    const active = document.activeElement;
+    opener.current = !away && active instanceof HTMLElement ? active : null;
   }, [opened]);
   useEffect(() => cancelReturn, []);
   const giveBack = useCallback(() => {
@@ -46,10 +46,14 @@ export function Dialog({ opened, onExitTransitionEnd, ...props }: ModalProps) {
       returning.current = undefined;
       closing.current = false;
       const target = opener.current;
-      const active = document.activeElement;
-      const lost = active === null || active === document.body || !active.isConnected || (root.current?.contains(active) ?? false);
-      if (target?.isConnected && lost) target.focus({ preventScroll: true });
+      if (target?.isConnected && focusAway(root.current)) target.focus({ preventScroll: true });
     });
   }, [onExitTransitionEnd]);
   return <Modal ref={root} opened={opened} {...props} returnFocus={false} onExitTransitionEnd={giveBack} />;
+}
+
+/** The focus is on nothing the page keeps: nowhere, on the body, on an element removed, or in this dialog. */
+function focusAway(dialog: HTMLElement | null): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || !active.isConnected || (dialog?.contains(active) ?? false);
 }

@@ -43,11 +43,31 @@ async function instance(db: TestDatabase, id: string, clock: ManualClock, steady
   return { ledger, cluster, repos, presence, beat };
 }
 
+/** A database of its own and a clock the heartbeats are read on. */
+async function fresh(): Promise<{ db: TestDatabase; clock: ManualClock }> {
+  const db = await createTestDatabase();
+  cleanups.push(() => db.drop());
+  return { db, clock: new ManualClock() };
+}
+
+/** The backends holding `id`'s presence lock in this database, read on `ledger` (not through the cluster, which may decline to tell). */
+async function lockHolders(ledger: Ledger, id: string): Promise<number[]> {
+  const rows = await ledger.all<{ pid: number }>(
+    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = ?::bigint::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    [presenceKey(id)],
+  );
+  return rows.map((row) => row.pid);
+}
+
+/** Its process is killed: its session ends, and its lock with it. */
+async function endSession(victim: { cluster: Cluster; ledger: Ledger }, id: string): Promise<void> {
+  await victim.cluster.close();
+  await waitFor(() => lockHolders(victim.ledger, id), (pids) => pids.length === 0, `${id}'s lock gone`, 5_000);
+}
+
 describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their sessions and their heartbeats (PostgreSQL)', () => {
   it('finds a killed instance dead after two missed heartbeats, one with only a dropped lock alive, a hung one after the timeout', async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const clock = new ManualClock();
+    const { db, clock } = await fresh();
     const a = await instance(db, 'instance-a', clock);
     const b = await instance(db, 'instance-b', clock);
     await instance(db, 'instance-c', clock);
@@ -55,8 +75,7 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
     expect(await a.presence.census()).toEqual({ alive: ['instance-a', 'instance-b', 'instance-c'], dead: [] });
 
     // B's process is killed: its session ends and its lock with it. C's heartbeat stops, its session lives.
-    await b.cluster.close();
-    await waitFor(() => a.cluster.present(['instance-b', 'instance-c']), (present) => !present.has('instance-b'), "B's lock gone", 5_000);
+    await endSession(b, 'instance-b');
     expect(await a.presence.census()).toEqual({ alive: ['instance-a', 'instance-b', 'instance-c'], dead: [] });
     clock.advance(1_500);
     await a.beat();
@@ -76,14 +95,11 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
   });
 
   it('keeps an instance whose lock alone is gone while its heartbeat goes on, and takes a lock again after its connection was ended', async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const clock = new ManualClock();
+    const { db, clock } = await fresh();
     const a = await instance(db, 'instance-a', clock);
     const b = await instance(db, 'instance-b', clock);
     // B's lock goes (its dedicated connection), its pool and so its heartbeat stay.
-    await b.cluster.close();
-    await waitFor(() => a.cluster.present(['instance-b']), (present) => present.size === 0, "B's lock gone", 5_000);
+    await endSession(b, 'instance-b');
     for (let i = 0; i < 5; i++) {
       clock.advance(1_000);
       await a.beat();
@@ -93,13 +109,7 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
 
     // The server ends C's dedicated connection: it connects again and holds its lock again.
     await instance(db, 'instance-c', clock);
-    const holderOfC = async () =>
-      (
-        await a.ledger.all<{ pid: number }>(
-          "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = ?::bigint::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-          [presenceKey('instance-c')],
-        )
-      ).map((row) => row.pid);
+    const holderOfC = () => lockHolders(a.ledger, 'instance-c');
     const first = (await holderOfC())[0] ?? 0;
     expect(first).toBeGreaterThan(0);
     expect(await a.ledger.all('SELECT pg_terminate_backend(?) AS ended', [first])).toEqual([{ ended: true }]);
@@ -108,13 +118,10 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
   });
 
   it("does not count a missing lock while its own connection has not been up long enough for the others' to be back", async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const clock = new ManualClock();
+    const { db, clock } = await fresh();
     const justBack = await instance(db, 'instance-a', clock, 60_000);
     const b = await instance(db, 'instance-b', clock);
-    await b.cluster.close();
-    await waitFor(() => b.ledger.all('SELECT 1 FROM pg_locks WHERE locktype = ? AND objsubid = 2 AND objid = ?::bigint::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())', ['advisory', presenceKey('instance-b')]), (rows) => rows.length === 0, "B's lock gone", 5_000);
+    await endSession(b, 'instance-b');
     expect(await justBack.cluster.present(['instance-b'])).toEqual(new Set(['instance-b']));
     clock.advance(2_100);
     await justBack.beat();
@@ -126,13 +133,10 @@ describe.skipIf(testEngine !== 'postgres')('which instances are dead, by their s
   });
 
   it('takes over a dead instance as soon as it leads, and forgets it once', async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const clock = new ManualClock();
+    const { db, clock } = await fresh();
     const a = await instance(db, 'instance-a', clock);
     const b = await instance(db, 'instance-b', clock);
-    await b.cluster.close();
-    await waitFor(() => a.cluster.present(['instance-b']), (present) => present.size === 0, "B's lock gone", 5_000);
+    await endSession(b, 'instance-b');
     clock.advance(2_100);
     await a.beat();
     const recovered: string[][] = [];
