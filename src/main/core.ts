@@ -40,7 +40,7 @@ import type { SecretStore } from './services/secret-store';
 import { SettingsService } from './services/settings-service';
 import { ListenerSettings } from './services/listener-settings';
 import { NotificationRetention } from './services/notification-retention';
-import { changesFromNotification, createPaymentServices, publishTransactionChanged } from './services/payments/index';
+import { createPaymentServices, publishPush, publishTransactionChanged } from './services/payments/index';
 import { LimitService } from './services/limits/limit-service';
 import { BatchService, type BatchServiceDeps } from './services/payouts-batch/batch-service';
 import { ApprovalDigest } from './services/approvals/approval-digest';
@@ -313,9 +313,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     closers.push(() => verifier.close());
     applier.subscribe((result) => {
       noteUnclaimed(announceNotification(result.summary));
-      for (const change of changesFromNotification(result)) {
-        void publishTransactionChanged(events, repos, change).catch((error: unknown) => log.error(`announcing ${change.subject} ${change.rowId} failed`, error));
-      }
+      for (const push of result.pushes) publishPush(events, push);
     });
     const poller = new StatusPoller({ verifier, repos, now, log, timings: options.verification?.polling });
     closers.push(() => poller.close());

@@ -13,6 +13,7 @@ import type { PayinRecord } from '../ledger/repositories/payins';
 import type { PayoutRecord } from '../ledger/repositories/payouts';
 import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
 import type { Logger } from '../logger';
+import { readPush, type TransactionChange, type TransactionPush } from './payments/pushes';
 
 export interface AppliedNotification {
   id: number;
@@ -26,6 +27,11 @@ export interface AppliedNotification {
   detail: string | null;
   /** The notification as applied (its push, read in the write that records its outcome). */
   summary: NotificationSummaryRecord;
+  /**
+   * The views of the pay-in / payout and token it changed, read in the same write: published as
+   * they are, they show its claim even when the status read it asks for is done before they leave.
+   */
+  pushes: TransactionPush[];
 }
 
 export interface NotificationApplierOptions {
@@ -202,16 +208,27 @@ export class NotificationApplier {
     // Copies are marked duplicates of a processed notification only (firstWithSameKey): while this one was pending none was
     // marked one of it, so only an orphan applied now has any to link.
     if (n.outcome === 'orphan' && verdict.outcome !== 'orphan' && verdict.outcome !== 'duplicate') await this.linkDuplicates(n, verdict);
+    const rowId = verdict.payinRowId ?? verdict.payoutRowId ?? null;
+    const tokenRowId = verdict.tokenRowId ?? null;
+    const changes: TransactionChange[] = [];
+    if (verdict.subject !== null && rowId !== null) changes.push({ subject: verdict.subject, rowId });
+    if (tokenRowId !== null) changes.push({ subject: 'token', rowId: tokenRowId });
+    const pushes: TransactionPush[] = [];
+    for (const change of changes) {
+      const push = await readPush(this.repos, change);
+      if (push) pushes.push(push);
+    }
     return [
       {
         id,
         outcome: verdict.outcome,
         subject: verdict.subject,
-        rowId: verdict.payinRowId ?? verdict.payoutRowId ?? null,
-        tokenRowId: verdict.tokenRowId ?? null,
+        rowId,
+        tokenRowId,
         needsVerification: verdict.needsVerification ?? false,
         detail: verdict.detail ?? null,
         summary,
+        pushes,
       },
     ];
   }

@@ -54,6 +54,10 @@ describe('applying stored notifications', () => {
     expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', final: false, lastNotifiedStatus: '200', claimState: 'unverified', verification: 'claimed' });
     const read = await w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' });
     expect(read).toMatchObject({ outcome: 'advanced', claim: 'verified', record: { statusCode: '200', final: true, claimState: 'verified', verification: 'verified' } });
+    // Its push is the view its own write left: the claim shows even though the status read was done before the push was looked at.
+    expect(result.pushes).toEqual([
+      { channel: 'payins:payin-changed', view: expect.objectContaining({ id: row.id, statusCode: '100', lastNotifiedStatus: '200', verification: 'claimed', final: false }) },
+    ]);
     expect((await w.fx.ledger.repos.notifications.forPayin(row.id)).map((n) => n.id)).toEqual([result.id]);
   });
 
@@ -149,6 +153,9 @@ describe('applying stored notifications', () => {
     expect(vaulted).toMatchObject({ outcome: 'applied', rowId: tokenPayin.id });
     expect(await tokens.byRef(w.fx.ledger.profile.id, 'tok_abc')).toMatchObject({ id: vaulted.tokenRowId, brand: 'visa', bin: '411111', last4: '1111', payinId: 'p-t' });
     expect((await payins.byId(tokenPayin.id))?.statusCode).toBe('100'); // the pay-in's own result comes with v2_payin_notification
+    expect(paid.pushes).toEqual([{ channel: 'payouts:payout-changed', view: expect.objectContaining({ id: payout.id, lastNotifiedStatus: 'P200', verification: 'claimed' }) }]);
+    expect(vaulted.pushes.map((p) => p.channel)).toEqual(['payins:payin-changed', 'tokens:token-changed']);
+    expect(vaulted.pushes[1]?.view).toMatchObject({ id: vaulted.tokenRowId, brand: 'visa', last4: '1111' });
   });
 
   it('applies after a restart what was stored but not yet applied', async () => {

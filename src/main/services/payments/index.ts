@@ -10,7 +10,7 @@ import { TokenService } from './token-service';
 import { UnknownSettler } from './unknown-settler';
 
 export type { PaymentsDeps } from './context';
-export { publishTransactionChanged, changesFromNotification, type TransactionChange } from './pushes';
+export { publishPush, publishTransactionChanged, type TransactionChange } from './pushes';
 
 export interface PaymentServices {
   payins: PayinService;
