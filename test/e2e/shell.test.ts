@@ -129,14 +129,14 @@ describe('code explorer', () => {
     const page = await openApp();
     await page.getByRole('navigation').getByRole('link', { name: 'Code explorer' }).click();
     const rows = page.getByRole('table', { name: 'Codes' }).locator('tbody tr');
-    expect(await rows.count()).toBe(34);
+    await expect.poll(() => rows.count()).toBe(34);
     await page.getByRole('textbox', { name: 'Search codes' }).fill('cvv');
     await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('317')]);
     await page.getByRole('textbox', { name: 'Search codes' }).fill('');
     await page.getByRole('tab', { name: /Payout status/ }).click();
-    expect(await rows.count()).toBe(8);
+    await expect.poll(() => rows.count()).toBe(8);
     await page.getByRole('tab', { name: /Reason codes/ }).click();
-    expect(await rows.count()).toBe(46);
+    await expect.poll(() => rows.count()).toBe(46);
     await screenshot(page, 'codes');
     await page.close();
   });
