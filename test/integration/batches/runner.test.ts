@@ -112,7 +112,7 @@ function scriptedGateway(ledger: TestLedger) {
 }
 
 async function runningBatch(ledger: TestLedger, rows: number): Promise<{ store: BatchesRepository; batchId: number }> {
-  const store = new BatchesRepository(ledger.db, ledger.clock.now);
+  const store = new BatchesRepository(ledger.db, ledger.clock.now, 'instance-a');
   const batch = await store.createDraft({ profileId: ledger.profile.id, environment: 'local', fileName: 'x.csv', declaredRows: rows });
   await store.addItems(
     batch.id,
@@ -123,6 +123,7 @@ async function runningBatch(ledger: TestLedger, rows: number): Promise<{ store: 
     }),
   );
   await store.setState(batch.id, 'running', { started: true });
+  await store.runHere(batch.id);
   return { store, batchId: batch.id };
 }
 
@@ -294,5 +295,20 @@ describe('BatchRunner', () => {
     expect(gateway.state.prepared).toHaveLength(4);
     expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 4 });
     expect((await store.batch(batchId))?.state).toBe('paused');
+  });
+
+  it('once another instance runs the batch (a resume there, a takeover), records the answers in flight, claims nothing more and leaves its end to that one', async () => {
+    const ledger = await testLedger();
+    opened.push(ledger);
+    const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
+
+    await until('four requests', () => gateway.waiting.length === 4);
+    await new BatchesRepository(ledger.db, ledger.clock.now, 'instance-b').runHere(batchId);
+    gateway.releaseAll();
+    await runner.settled();
+
+    expect(gateway.state.prepared).toEqual(['ref-1', 'ref-2', 'ref-3', 'ref-4']);
+    expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 4 });
+    expect(await store.batch(batchId)).toMatchObject({ state: 'running', runBy: 'instance-b' });
   });
 });

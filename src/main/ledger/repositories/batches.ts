@@ -19,6 +19,8 @@ export interface BatchRecord {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The instance that runs it (or fills the draft): only that one claims its items. */
+  runBy: string | null;
 }
 
 export interface BatchItemRecord {
@@ -60,6 +62,7 @@ interface BatchRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  run_by: string | null;
 }
 
 interface ItemRow {
@@ -92,6 +95,7 @@ const toBatch = (r: BatchRow): BatchRecord => ({
   updatedAt: r.updated_at,
   startedAt: r.started_at,
   finishedAt: r.finished_at,
+  runBy: r.run_by,
 });
 
 const toItem = (r: ItemRow): BatchItemRecord => ({
@@ -170,6 +174,11 @@ export class BatchesRepository {
          started_at = CASE WHEN ? = 1 THEN coalesce(started_at, ?) ELSE started_at END,
          finished_at = CASE WHEN ? = 1 THEN ? ELSE NULL END
        WHERE id = ?`, [state, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id]);
+  }
+
+  /** Whether this instance runs the batch: a resume elsewhere or a takeover moves it, and its runner here stops claiming. */
+  runsHere(batch: BatchRecord): boolean {
+    return batch.runBy === this.instance;
   }
 
   /** This instance fills the draft, or runs the batch (a start or a resume): it is its to go on with, or to leave to the next start. */

@@ -24,7 +24,7 @@
 // the moment it is read, before its transaction commits: another worker reading the same rows
 // meanwhile passes it by.
 import type { PayoutCreateForm, SubmitResult } from '../../../shared/contract';
-import type { BatchItemRecord, BatchesRepository } from '../../ledger/repositories/batches';
+import type { BatchItemRecord, BatchRecord, BatchesRepository } from '../../ledger/repositories/batches';
 import type { Transaction } from '../../ledger/repositories/index';
 import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
@@ -81,6 +81,8 @@ interface Run {
   settledThisRun: Set<number>;
   /** Bound of each worker's loop (every turn settles or sends an item, so it is never reached). */
   turns: number;
+  /** Another instance runs the batch now (said once in the log). */
+  handedOver: boolean;
 }
 
 /** An answer waiting for the next group commit, and its worker waiting for its next item. */
@@ -155,13 +157,14 @@ export class BatchRunner {
     const { batches } = this.deps;
     const batch = await batches.batch(batchId);
     if (!batch) return;
-    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10 };
+    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10, handedOver: false };
     const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
     // The first item of every worker, prepared in one commit; open items (a crash left them) come first.
     const session = batch.state === 'running' && !(await this.hasOpen(run)) ? await this.session(run) : undefined;
     const first = session ? (await this.claimPending(run, session, concurrency)).map((claimed) => this.launch(claimed)) : [];
     await Promise.all(Array.from({ length: concurrency }, (_, i) => this.worker(run, first[i])));
-    if (this.closing) return;
+    // Its end is for the instance that runs it now to record, with its own items in flight.
+    if (this.closing || run.handedOver) return;
     await this.deps.transaction(async () => {
       if ((await batches.lockedBatch(batchId, 'change'))?.state !== 'running' || (await batches.counts(batchId)).pending !== 0) return;
       await batches.setState(batchId, 'done', { finished: true });
@@ -175,13 +178,13 @@ export class BatchRunner {
     let next = first;
     for (let turn = 0; turn <= run.turns; turn++) {
       if (!next) {
-        if (this.closing) return;
+        if (this.closing || run.handedOver) return;
         const open = await this.claimOpen(run);
         if (open) {
           await this.settleOpen(run, open);
           continue;
         }
-        if ((await this.deps.batches.batch(run.batchId))?.state !== 'running') return;
+        if (!this.mayClaim(run, await this.deps.batches.batch(run.batchId))) return;
         const session = await this.session(run);
         const claimed = session && (await this.claimPending(run, session, 1))[0];
         if (!claimed) return;
@@ -189,6 +192,19 @@ export class BatchRunner {
       }
       next = await this.send(run, next);
     }
+  }
+
+  /**
+   * Items are claimed while the batch runs and runs here. Another instance that resumed it or took
+   * it over (taking this one for dead) runs it from then on: this runner sends what it holds and
+   * stops, so one batch is not sent by two runners side by side.
+   */
+  private mayClaim(run: Run, batch: BatchRecord | undefined): batch is BatchRecord {
+    if (batch?.state !== 'running') return false;
+    if (this.deps.batches.runsHere(batch)) return true;
+    if (!run.handedOver) this.deps.log.info(`batch ${run.batchId}: run by instance ${batch.runBy ?? '(none)'} now; this runner stops claiming its items`);
+    run.handedOver = true;
+    return false;
   }
 
   /** An item whose attempt may have left (sending, unknown) and that no worker holds, once per run. */
@@ -244,7 +260,7 @@ export class BatchRunner {
     const { batches, payouts } = this.deps;
     try {
       const batch = await batches.lockedBatch(run.batchId, 'claim');
-      if (batch?.state !== 'running') return;
+      if (!this.mayClaim(run, batch)) return;
       for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
         // Items other workers are claiming are passed by: their transactions have not committed yet.
         const item = await batches.nextToClaim(batch.id, run.inFlight);
