@@ -45,7 +45,7 @@ import { LimitService } from './services/limits/limit-service';
 import { BatchService, type BatchServiceDeps } from './services/payouts-batch/batch-service';
 import { ApprovalDigest } from './services/approvals/approval-digest';
 import { ApprovalPoliciesService } from './services/approvals/approval-policies';
-import { ApprovalService } from './services/approvals/approval-service';
+import { ApprovalService, type ApprovalServiceDeps } from './services/approvals/approval-service';
 import { Authorizer } from './services/team/authorizer';
 import { currentPerson } from './services/team/request-context';
 import { ServerSecretStore } from './services/team/server-secret-store';
@@ -79,6 +79,7 @@ export interface CoreOptions {
   gateway?: Pick<GatewaySessionsDeps, 'timeoutMs' | 'runner' | 'fetch'>;
   /** Payout batches: items in flight at once and the progress push interval (tests). */
   batches?: Pick<BatchServiceDeps, 'concurrency' | 'progressIntervalMs'>;
+  approvals?: Pick<ApprovalServiceDeps, 'expiryRecheckMs'>;
   /** Verification of notifications by status reads: client-side rate limit and recheck timings (tests make them short). */
   verification?: { rateLimit?: RateLimit; timings?: Partial<VerifierTimings>; maxRateLimitRetries?: number; polling?: Partial<PollTimings> };
   /** The bus to publish pushes on; web mode makes it before the core, so its event streams can open early. */
@@ -279,7 +280,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events,
       now,
       person: () => currentPerson(),
+      log,
+      ...options.approvals,
     });
+    // Approvals are a team server's: expired when due, audited and pushed to the screens that list them.
+    if (serverSecrets) {
+      await approvals.watchExpiry();
+      closers.push(() => approvals.unwatchExpiry());
+    }
     const batches: BatchService = new BatchService({
       repos,
       profiles,

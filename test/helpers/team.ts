@@ -33,7 +33,7 @@ function rendererStub(dataDir: string): string {
   return dir;
 }
 
-export async function startTeamTestServer(dataDir: string, options: { sessions?: { maxAgeMinutes?: number; idleMinutes?: number }; logins?: { perName?: number; perAddress?: number; windowMinutes?: number }; log?: Logger; now?: () => Date } = {}): Promise<TeamTestServer> {
+export async function startTeamTestServer(dataDir: string, options: { sessions?: { maxAgeMinutes?: number; idleMinutes?: number }; logins?: { perName?: number; perAddress?: number; windowMinutes?: number }; log?: Logger; now?: () => Date; approvals?: { expiryRecheckMs?: number } } = {}): Promise<TeamTestServer> {
   const key = EnvelopeKey.generate();
   const events = new EventBus();
   const started: { http?: TeamHttpServer } = {};
@@ -45,6 +45,7 @@ export async function startTeamTestServer(dataDir: string, options: { sessions?:
     events,
     log: options.log ?? silentLogger,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
     team: { key, serverUrl: 'http://127.0.0.1', ...(options.sessions ? { sessions: options.sessions } : {}), ...(options.logins ? { logins: options.logins } : {}), onSessionsEnded: (ids) => started.http?.endSessions(ids) },
   });
   const team = core.team;

@@ -30,8 +30,8 @@ const heldAtGateway = () => gatewayPayoutsByReference(path.join(temp.dir, 'emula
 
 beforeAll(async () => {
   temp = tempDir('paydesk-team-approvals-');
-  // Sessions outlive the clock moved forward by the expiry test.
-  server = await startTeamTestServer(temp.dir, { now: () => new Date(Date.now() + skewMs), sessions: { idleMinutes: 600, maxAgeMinutes: 1440 } });
+  // Sessions outlive the clock moved forward by the expiry tests; the expiry watch looks at the (moved) clock every 100 ms.
+  server = await startTeamTestServer(temp.dir, { now: () => new Date(Date.now() + skewMs), sessions: { idleMinutes: 600, maxAgeMinutes: 1440 }, approvals: { expiryRecheckMs: 100 } });
   await server.addPerson('ada', 'admin');
   await server.addPerson('fin', 'finance');
   await server.addPerson('app', 'approver');
@@ -146,6 +146,28 @@ describe('approval of payouts on a team server', () => {
     for (const approval of [rejected, withdrawn, late]) expect(heldAtGateway().get(approval.subject)).toBeUndefined();
     const decided = await maker.value<{ items: ApprovalView[] }>('approvals:list', { scope: 'decided' });
     expect(decided.items.filter((a) => [rejected.id, withdrawn.id, late.id].includes(a.id)).map((a) => a.state).sort()).toEqual(['expired', 'rejected', 'withdrawn']);
+  });
+
+  it('expires an approval when it is due, with nobody reading or deciding it: once, as of its expiry, in the audit log', async () => {
+    await admin.value('approvals:set-expiry', { hours: 1 });
+    const due = await submitPayout(maker, '150.00');
+    const stateOf = async () => (await server.core.ledger.get<{ state: string; decided_at: string | null; expires_at: string }>('SELECT state, decided_at, expires_at FROM approvals WHERE id = ?', [due.id]))!;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await stateOf()).state).toBe('awaiting'); // the watch ran meanwhile, and it is not due
+    skewMs = 2 * 3_600_000;
+    try {
+      // Only the ledger is looked at until it expires: no approval is read or decided meanwhile.
+      await expect.poll(async () => (await stateOf()).state, { timeout: 5_000 }).toBe('expired');
+    } finally {
+      skewMs = 0;
+    }
+    const row = await stateOf();
+    expect(row.decided_at).toBe(row.expires_at);
+    expect(row.expires_at).toBe(due.expiresAt);
+    const entries = (await createRepositories(server.core.ledger).audit.list({ limit: 1000 })).filter((e) => e.subject === due.subject);
+    expect(entries.filter((e) => e.action === 'approval.expire').map((e) => e.actor)).toEqual(['system']);
+    expect((await approver.value<ApprovalView>('approvals:get', { id: due.id })).state).toBe('expired');
+    await admin.value('approvals:set-expiry', { hours: 2 });
   });
 
   it('asks the approver of a card payout for its card number (never stored) and refuses one that is not the reviewed card', async () => {

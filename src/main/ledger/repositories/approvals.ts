@@ -205,10 +205,16 @@ export class ApprovalsRepository {
     await this.db.run('UPDATE approvals SET idempotency_key = ? WHERE id = ?', [key, id]);
   }
 
-  /** Awaiting approvals past their expiry, moved to "expired"; their ids. */
+  /** Awaiting approvals past their expiry, moved to "expired" as of their expiry time; their ids. */
   async expireDue(at: Date): Promise<number[]> {
-    const rows = await this.db.all<{ id: number }>("UPDATE approvals SET state = 'expired', decided_at = ? WHERE state = 'awaiting' AND expires_at <= ? RETURNING id", [isoTime(at), isoTime(at)]);
+    const rows = await this.db.all<{ id: number }>("UPDATE approvals SET state = 'expired', decided_at = expires_at WHERE state = 'awaiting' AND expires_at <= ? RETURNING id", [isoTime(at)]);
     return rows.map((r) => Number(r.id));
+  }
+
+  /** When the next awaiting approval expires, if any awaits. */
+  async nextExpiry(): Promise<string | undefined> {
+    const row = await this.db.get<{ at: string | null }>("SELECT min(expires_at) AS at FROM approvals WHERE state = 'awaiting'");
+    return row?.at ?? undefined;
   }
 
   /** The awaiting approval of a subject, if any. */

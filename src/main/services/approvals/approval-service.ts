@@ -16,6 +16,7 @@ import type { ApprovalRecord } from '../../ledger/repositories/approvals';
 import { storedRequest } from '../../ledger/repositories/attempts';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
+import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
 import type { EventBus } from '../event-bus';
 import { payoutReviewSubject, type PayoutService } from '../payments/payout-service';
@@ -38,9 +39,15 @@ export interface ApprovalServiceDeps {
   now: () => Date;
   /** The person whose request is served (a team server); undefined on a desk. */
   person: () => RequestPerson | undefined;
+  log: Logger;
+  /** The expiry watch looks at most this far ahead before it looks again. Default DEFAULT_EXPIRY_RECHECK_MS. */
+  expiryRecheckMs?: number;
 }
 
 const HOUR_MS = 3_600_000;
+
+/** The expiry watch looks at the ledger again at least this often (approvals another instance submitted). */
+export const DEFAULT_EXPIRY_RECHECK_MS = 60_000;
 
 const STATE_WORDS: Record<ApprovalRecord['state'], string> = {
   awaiting: 'awaits a decision',
@@ -56,6 +63,10 @@ const payoutContent = (profileId: string, body: PayoutCreateInput) => `payout\n$
 const batchContent = (profileId: string, content: string) => `batch\n${profileId}\n${content}`;
 
 export class ApprovalService {
+  private watched = false;
+  private watching: Promise<void> = Promise.resolve();
+  private expiryTimer: NodeJS.Timeout | undefined;
+
   constructor(private readonly deps: ApprovalServiceDeps) {}
 
   /** The policy as a batch meets it (BatchService's approvals). */
@@ -115,7 +126,6 @@ export class ApprovalService {
   }
 
   async list(input: { scope: 'queue' | 'mine' | 'decided'; cursor?: string | null | undefined; limit?: number | undefined }): Promise<{ items: ApprovalView[]; nextCursor: string | null; awaiting: number }> {
-    await this.expire();
     const person = this.requirePerson();
     const filter =
       input.scope === 'queue' ? { states: ['awaiting' as const] } : input.scope === 'mine' ? { makerId: person.id } : { states: ['approved', 'rejected', 'expired', 'withdrawn', 'voided'] as const };
@@ -127,7 +137,6 @@ export class ApprovalService {
   }
 
   async get(id: number): Promise<ApprovalView> {
-    await this.expire();
     return this.view(await this.require(id));
   }
 
@@ -185,7 +194,40 @@ export class ApprovalService {
     return this.close(approval, { state: 'withdrawn', reason: null, decidedById: person.id, decidedByName: person.displayName }, 'approval.withdraw', {});
   }
 
-  /** Awaiting approvals past their time become expired (checked whenever approvals are read or decided). */
+  /**
+   * Expires awaiting approvals when they are due, not when somebody next reads them: a timer set
+   * for the next expiry, at most expiryRecheckMs ahead (so approvals submitted through another
+   * instance are caught too), set again after each round and each submit. Every instance of a
+   * team server runs one; each approval is expired, audited and pushed once (expireDue moves each
+   * row once). A decision expires what is due first as well, whatever the timer.
+   */
+  watchExpiry(): Promise<void> {
+    this.watched = true;
+    this.watching = this.watching.then(() => this.expireAndRearm());
+    return this.watching;
+  }
+
+  async unwatchExpiry(): Promise<void> {
+    this.watched = false;
+    clearTimeout(this.expiryTimer);
+    await this.watching;
+  }
+
+  private async expireAndRearm(): Promise<void> {
+    clearTimeout(this.expiryTimer);
+    if (!this.watched) return;
+    let delay = this.deps.expiryRecheckMs ?? DEFAULT_EXPIRY_RECHECK_MS;
+    try {
+      await this.expire();
+      const next = await this.deps.repos.approvals.nextExpiry();
+      if (next !== undefined) delay = Math.min(delay, Math.max(0, Date.parse(next) - this.deps.now().getTime()));
+    } catch (error) {
+      this.deps.log.error('expiring approvals failed; trying again', error);
+    }
+    if (this.watched) this.expiryTimer = setTimeout(() => void this.watchExpiry(), delay);
+  }
+
+  /** Awaiting approvals past their time become expired (when due, watchExpiry; and before a decision). */
   async expire(): Promise<void> {
     const expired = await this.deps.repos.approvals.expireDue(this.deps.now());
     for (const id of expired) {
@@ -211,6 +253,8 @@ export class ApprovalService {
       await this.audit(record, 'approval.request', { approvalId: record.id, maker: maker.displayName, policy: record.policy, bodyHash: record.bodyHash, amount: record.amount, currency: record.currency, items: record.itemCount, expiresAt });
       return record;
     });
+    // Its expiry may come before the one the watch waits for.
+    if (this.watched) void this.watchExpiry();
     return this.publish(record);
   }
 
