@@ -149,6 +149,18 @@ async function leftByCrash(ledger: TestLedger, store: BatchesRepository, batchId
   }
 }
 
+/** A batch of `rows` run four at a time; once four are in flight, instance B runs it (a resume there, a takeover). Returns once this runner has stopped. */
+async function handedOverWithFourInFlight(rows: number) {
+  const ledger = await testLedger();
+  opened.push(ledger);
+  const { store, batchId, gateway, runner } = await start(ledger, rows, 4);
+  await until('four requests', () => gateway.waiting.length === 4);
+  await new BatchesRepository(ledger.db, ledger.clock.now, 'instance-b').runHere(batchId);
+  gateway.releaseAll();
+  await runner.settled();
+  return { ledger, store, batchId, gateway };
+}
+
 describe('BatchRunner', () => {
   it('keeps at most `concurrency` items in flight, and records the answers that arrive together in one commit with the next items', async () => {
     const ledger = await testLedger();
@@ -298,17 +310,16 @@ describe('BatchRunner', () => {
   });
 
   it('once another instance runs the batch (a resume there, a takeover), records the answers in flight, claims nothing more and leaves its end to that one', async () => {
-    const ledger = await testLedger();
-    opened.push(ledger);
-    const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
-
-    await until('four requests', () => gateway.waiting.length === 4);
-    await new BatchesRepository(ledger.db, ledger.clock.now, 'instance-b').runHere(batchId);
-    gateway.releaseAll();
-    await runner.settled();
-
+    const { store, batchId, gateway } = await handedOverWithFourInFlight(8);
     expect(gateway.state.prepared).toEqual(['ref-1', 'ref-2', 'ref-3', 'ref-4']);
     expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 4 });
     expect(await store.batch(batchId)).toMatchObject({ state: 'running', runBy: 'instance-b' });
+  });
+
+  it('taken over with nothing left pending, records its answers but leaves the end of the batch to the new runner', async () => {
+    const { ledger, store, batchId } = await handedOverWithFourInFlight(4);
+    expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 0, pending: 0 });
+    expect(await store.batch(batchId)).toMatchObject({ state: 'running', runBy: 'instance-b', finishedAt: null });
+    expect((await ledger.repos.batchEvents.latest(batchId, 100)).map((e) => e.kind)).not.toContain('finished');
   });
 });

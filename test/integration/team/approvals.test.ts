@@ -154,10 +154,13 @@ describe('approval of payouts on a team server', () => {
     const stateOf = async () => (await server.core.ledger.get<{ state: string; decided_at: string | null; expires_at: string }>('SELECT state, decided_at, expires_at FROM approvals WHERE id = ?', [due.id]))!;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await stateOf()).state).toBe('awaiting'); // the watch ran meanwhile, and it is not due
+    const withdrawnLate = await submitPayout(maker, '160.00');
     skewMs = 2 * 3_600_000;
     try {
       // Only the ledger is looked at until it expires: no approval is read or decided meanwhile.
       await expect.poll(async () => (await stateOf()).state, { timeout: 5_000 }).toBe('expired');
+      // Past its time, the maker's withdrawal finds it expired, whether the watch came first or not.
+      expect(await maker.call('approvals:withdraw', { id: withdrawnLate.id })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/expired/) } });
     } finally {
       skewMs = 0;
     }

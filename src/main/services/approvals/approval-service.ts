@@ -7,6 +7,7 @@
 // rejects it with a reason. The maker may withdraw it; it expires; a batch changed or discarded
 // meanwhile voids it. Every step is in the hash-chained audit log with the maker, the approver,
 // the policy, the times and the body's hash.
+import { AsyncResource } from 'node:async_hooks';
 import type { ApprovalDecision, ApprovalView, BatchView, PayoutCreateRequest, ReviewedPayout } from '../../../shared/contract';
 import { isJsonObject, parseJson } from '../../../shared/json';
 import { amountText } from '../../../shared/money';
@@ -188,6 +189,7 @@ export class ApprovalService {
   /** The maker takes back what awaits a decision. */
   async withdraw(input: { id: number }): Promise<ApprovalView> {
     const person = this.requirePerson();
+    await this.expire();
     const approval = await this.require(input.id);
     if (approval.makerId !== person.id) throw new ServiceError('forbidden', `Only ${approval.makerName}, who submitted it, can withdraw approval ${approval.id}.`);
     if (approval.state !== 'awaiting') throw new ServiceError('conflict', `Approval ${approval.id} ${STATE_WORDS[approval.state]}: there is nothing to withdraw.`);
@@ -203,9 +205,12 @@ export class ApprovalService {
    */
   watchExpiry(): Promise<void> {
     this.watched = true;
-    this.watching = this.watching.then(() => this.expireAndRearm());
+    this.watching = this.watching.then(this.expiryRound);
     return this.watching;
   }
+
+  /** A round of the watch, run outside the request that may have set it off (a submit): no person's context carries on in its timer. */
+  private readonly expiryRound = AsyncResource.bind(() => this.expireAndRearm());
 
   async unwatchExpiry(): Promise<void> {
     this.watched = false;
@@ -222,19 +227,28 @@ export class ApprovalService {
       const next = await this.deps.repos.approvals.nextExpiry();
       if (next !== undefined) delay = Math.min(delay, Math.max(0, Date.parse(next) - this.deps.now().getTime()));
     } catch (error) {
-      this.deps.log.error('expiring approvals failed; trying again', error);
+      try {
+        this.deps.log.error('expiring approvals failed; trying again', error);
+      } catch {
+        // A failing logger must not end the watch.
+      }
     }
-    if (this.watched) this.expiryTimer = setTimeout(() => void this.watchExpiry(), delay);
+    if (this.watched) this.expiryTimer = setTimeout(() => void this.watchExpiry(), delay).unref();
   }
 
   /** Awaiting approvals past their time become expired (when due, watchExpiry; and before a decision). */
   async expire(): Promise<void> {
-    const expired = await this.deps.repos.approvals.expireDue(this.deps.now());
-    for (const id of expired) {
-      const approval = await this.require(id);
-      await this.audit(approval, 'approval.expire', { approvalId: id, maker: approval.makerName, expiresAt: approval.expiresAt }, 'system');
-      await this.publish(approval);
-    }
+    // Each expiry and its audit entry commit together: none is expired without its entry.
+    const expired = await this.deps.repos.transaction(async () => {
+      const approvals: ApprovalRecord[] = [];
+      for (const id of await this.deps.repos.approvals.expireDue(this.deps.now())) {
+        const approval = await this.require(id);
+        await this.audit(approval, 'approval.expire', { approvalId: id, maker: approval.makerName, expiresAt: approval.expiresAt }, 'system');
+        approvals.push(approval);
+      }
+      return approvals;
+    });
+    for (const approval of expired) await this.publish(approval);
   }
 
   private async voidFor(profileId: string, batchId: number, why: string): Promise<void> {
@@ -260,7 +274,7 @@ export class ApprovalService {
 
   private async close(approval: ApprovalRecord, decision: Parameters<Repositories['approvals']['decide']>[1], action: string, details: Record<string, unknown>): Promise<ApprovalView> {
     await this.deps.repos.transaction(async () => {
-      if (!(await this.deps.repos.approvals.decide(approval.id, decision))) throw new ServiceError('conflict', `Approval ${approval.id} was decided, withdrawn or expired meanwhile.`);
+      if (!(await this.deps.repos.approvals.decide(approval.id, decision, this.deps.now()))) throw new ServiceError('conflict', `Approval ${approval.id} was decided, withdrawn or expired meanwhile.`);
       await this.audit(approval, action, { approvalId: approval.id, maker: approval.makerName, policy: approval.policy, bodyHash: approval.bodyHash, ...details });
     });
     return this.publish(await this.require(approval.id));

@@ -156,17 +156,18 @@ export class BatchRunner {
   private async drive(batchId: number): Promise<void> {
     const { batches } = this.deps;
     const batch = await batches.batch(batchId);
-    if (!batch) return;
+    // Another instance runs it (it resumed it, or took it over): its items and its end are that one's.
+    if (!batch || !batches.runsHere(batch)) return;
     const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10, handedOver: false };
     const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
     // The first item of every worker, prepared in one commit; open items (a crash left them) come first.
     const session = batch.state === 'running' && !(await this.hasOpen(run)) ? await this.session(run) : undefined;
     const first = session ? (await this.claimPending(run, session, concurrency)).map((claimed) => this.launch(claimed)) : [];
     await Promise.all(Array.from({ length: concurrency }, (_, i) => this.worker(run, first[i])));
-    // Its end is for the instance that runs it now to record, with its own items in flight.
     if (this.closing || run.handedOver) return;
     await this.deps.transaction(async () => {
-      if ((await batches.lockedBatch(batchId, 'change'))?.state !== 'running' || (await batches.counts(batchId)).pending !== 0) return;
+      const locked = await batches.lockedBatch(batchId, 'change');
+      if (locked?.state !== 'running' || !batches.runsHere(locked) || (await batches.counts(batchId)).pending !== 0) return;
       await batches.setState(batchId, 'done', { finished: true });
       await this.deps.history.record(batchId, 'finished', 'system');
     });
