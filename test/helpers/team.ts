@@ -18,6 +18,8 @@ export interface TeamTestServer {
   origin: string;
   key: EnvelopeKey;
   database: string;
+  /** What the server pushes to its screens. */
+  events: EventBus;
   /** Adds a person straight through the service (as `create-admin` does for the first one). */
   addPerson(username: string, role: TeamRole, password?: string): Promise<{ id: string; username: string; password: string }>;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startTeamTestServer(dataDir: string, options: { sessions?:
     origin: server.origin,
     key,
     database: base.database as string,
+    events,
     async addPerson(username, role, password = TEST_PASSWORD) {
       const user = await team.service.createAdminFromCommandLine({ username, displayName: username, password });
       if (role !== 'admin') await core.ledger.run('UPDATE team_users SET role = ? WHERE id = ?', [role, user.id]);

@@ -155,6 +155,10 @@ describe('approval of payouts on a team server', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await stateOf()).state).toBe('awaiting'); // the watch ran meanwhile, and it is not due
     const withdrawnLate = await submitPayout(maker, '160.00');
+    const pushed: ApprovalView[] = [];
+    const unsubscribe = server.events.subscribe((channel, payload) => {
+      if (channel === 'approvals:approval-changed' && (payload as ApprovalView).id === due.id) pushed.push(payload as ApprovalView);
+    });
     skewMs = 2 * 3_600_000;
     try {
       // Only the ledger is looked at until it expires: no approval is read or decided meanwhile.
@@ -164,6 +168,9 @@ describe('approval of payouts on a team server', () => {
     } finally {
       skewMs = 0;
     }
+    // The screens that list it are told, once.
+    await expect.poll(() => pushed.map((view) => view.state)).toEqual(['expired']);
+    unsubscribe();
     const row = await stateOf();
     expect(row.decided_at).toBe(row.expires_at);
     expect(row.expires_at).toBe(due.expiresAt);
