@@ -174,6 +174,35 @@ describe('applying stored notifications', () => {
     expect(await f.ledger.repos.payins.byPayinId('p-9')).toMatchObject({ statusCode: '100', lastNotifiedStatus: '200', claimState: 'unverified' });
   });
 
+  it('applies what each turn stored in one transaction, one turn after the other, never two side by side', async () => {
+    const results: AppliedNotification[] = [];
+    const box: { applier?: NotificationApplier } = {};
+    fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
+    const { repos } = fx.ledger;
+    const seen = { open: 0, most: 0, transactions: 0 };
+    // Each apply transaction is slowed, so turns that arrive meanwhile would run beside it if they could.
+    const transaction: typeof repos.transaction = async (work) => {
+      seen.transactions++;
+      seen.most = Math.max(seen.most, ++seen.open);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await repos.transaction(work);
+      } finally {
+        seen.open--;
+      }
+    };
+    box.applier = new NotificationApplier({ repos: { ...repos, transaction } });
+    box.applier.subscribe((r) => results.push(r));
+    const url = fx.url;
+    for (let wave = 0; wave < 4; wave++) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => post(url, payinNotification(`p-turns-${wave}-${i}`, 200))));
+    }
+    await waitFor(() => results.length === 40);
+    expect(results.map((r) => r.outcome)).toEqual(Array(40).fill('orphan'));
+    expect(seen.transactions).toBeGreaterThan(1);
+    expect(seen.most).toBe(1);
+  });
+
   it('leaves malformed notifications alone', async () => {
     const w = await wired();
     expect((await post(w.fx.url, '{oops')).status).toBe(400);
