@@ -51,11 +51,19 @@ async function instance(db: TestDatabase, origin: string, now = () => new Date()
   const screens = new EventBus();
   const shown: Shown[] = [];
   const ended: string[][] = [];
+  /** The relay ids this instance read from the ledger. */
+  const read: number[] = [];
   screens.subscribe((channel, payload, audience) => shown.push({ channel, payload, audience, at: Date.now() }));
-  const relay = new PushRelay({ store: new PushRelayStore(ledger as PostgresEngine, now, origin), from: services, to: screens, sessionsEnded: (ids) => ended.push(ids), now, log: silentLogger, pruneEveryMs: 100 });
+  const store = new PushRelayStore(ledger as PostgresEngine, now, origin);
+  const readIds = store.read.bind(store);
+  store.read = async (ids) => {
+    read.push(...ids);
+    return readIds(ids);
+  };
+  const relay = new PushRelay({ store, from: services, to: screens, sessionsEnded: (ids) => ended.push(ids), now, log: silentLogger, pruneEveryMs: 100 });
   await relay.start();
   cleanups.push(() => relay.close());
-  return { ledger, services, relay, shown, ended };
+  return { ledger, services, relay, shown, ended, read };
 }
 
 const CHANGED = 'settings:settings-changed' as PushChannel;
@@ -79,9 +87,11 @@ describe.skipIf(testEngine !== 'postgres')('several instances on one PostgreSQL 
     const latency = Math.max(...a.shown.map((s) => s.at)) - published;
     console.log(`push relay: B's pushes on A's streams after ${latency} ms`);
     expect(latency).toBeLessThan(1_000);
-    // B showed its own at once, and never again from the relay.
+    // B showed its own at once, and never again from the relay, nor read them back (their NOTIFYs reach B too).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(b.shown.map((s) => s.payload)).toEqual([{ theme: 'dark' }, { theme: 'light' }, { big: 'x'.repeat(20_000) }]);
+    expect(a.read).toHaveLength(3);
+    expect(b.read).toEqual([]);
     expect(a.ended).toEqual([]);
     b.relay.endSessions(['session-1']);
     await waitFor(async () => a.ended, (ended) => ended.length === 1, 'the ended session on A', 5_000);
