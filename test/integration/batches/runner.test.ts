@@ -49,6 +49,10 @@ function scriptedGateway(ledger: TestLedger) {
     sessions: 0,
     /** While set, session reads after the first wait for it (a keychain read that stalls). */
     stall: undefined as Promise<void> | undefined,
+    /** The runner's word of which batch a payout row being sent is of (its pushes look it up no further). */
+    announced: [] as { batchId: number; payoutRowId: number }[],
+    /** Payout rows whose request left before the runner said which batch they are of. */
+    sentUnannounced: [] as number[],
   };
   const runner = { forget: (key: string) => void state.forgotten.push(key) } as unknown as AttemptRunner;
   const session: PayoutSession = { profile, runner };
@@ -82,6 +86,7 @@ function scriptedGateway(ledger: TestLedger) {
       }),
     send: (prepared: PreparedPayout): Promise<AnsweredPayout> => {
       const reference = prepared.key.slice('key-'.length);
+      if (!state.announced.some((a) => a.payoutRowId === prepared.rowId)) state.sentUnannounced.push(prepared.rowId);
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
       return new Promise((resolve) =>
@@ -132,7 +137,7 @@ async function start(ledger: TestLedger, rows: number, concurrency: number, befo
   const gateway = scriptedGateway(ledger);
   before(gateway);
   const counter = countCommits(ledger.db);
-  const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: () => {}, concurrency });
+  const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: (id, payoutRowId) => void gateway.state.announced.push({ batchId: id, payoutRowId }), concurrency });
   runner.run(batchId);
   return { store, batchId, gateway, counter, runner };
 }
@@ -194,6 +199,10 @@ describe('BatchRunner', () => {
     }
     expect(gateway.state.prepared).toHaveLength(10);
     expect(gateway.state.recorded).toHaveLength(10);
+    // Each payout was said to be of this batch before its request left.
+    const items = (await store.itemPage(batchId, undefined, { limit: 100 })).items;
+    expect(gateway.state.announced.sort((a, b) => a.payoutRowId - b.payoutRowId)).toEqual(items.map((item) => ({ batchId, payoutRowId: item.payoutRowId })).sort((a, b) => Number(a.payoutRowId) - Number(b.payoutRowId)));
+    expect(gateway.state.sentUnannounced).toEqual([]);
   });
 
   it('records the other answers when one cannot be; that one is left unknown and settled under its own key', async () => {
