@@ -16,6 +16,12 @@ export type TransactionPush =
   | { channel: 'tokens:token-changed'; view: TokenView };
 
 type PushRepos = Pick<Repositories, 'payins' | 'payouts' | 'tokens'>;
+type PayoutFacts = NonNullable<Awaited<ReturnType<Repositories['payouts']['withViewFacts']>>>;
+
+/** The push of a payout row read with its view facts (PayoutsRepository.withViewFacts). */
+export function payoutPush(found: PayoutFacts): TransactionPush {
+  return { channel: 'payouts:payout-changed', view: payoutViewOf(found.record, found.attempt, found.card) };
+}
 
 /** The current view of one changed row (read in one query); a row that is gone has none. */
 export async function readPush(repos: PushRepos, change: TransactionChange): Promise<TransactionPush | undefined> {
@@ -25,7 +31,7 @@ export async function readPush(repos: PushRepos, change: TransactionChange): Pro
   }
   if (change.subject === 'payout') {
     const found = await repos.payouts.withViewFacts(change.rowId);
-    return found && { channel: 'payouts:payout-changed', view: payoutViewOf(found.record, found.attempt, found.card) };
+    return found && payoutPush(found);
   }
   const token = await repos.tokens.byId(change.rowId);
   return token && { channel: 'tokens:token-changed', view: tokenView(token) };

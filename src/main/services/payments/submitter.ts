@@ -30,6 +30,7 @@ import { applyPayinCreateAnswer, applyPayoutCreateAnswer, applyRefusal } from '.
 import { cardFacts } from './card-facts';
 import type { PaymentsContext } from './context';
 import { attemptView, payinView, payoutView, payoutViewOf } from './views';
+import { payoutPush, publishPush } from './pushes';
 
 export type PayinEndpoint = 'payin_create' | 'tokenization_create' | 'token_charge_create';
 
@@ -212,7 +213,7 @@ export class Submitter {
     if (!found) return;
     // Orphans applied now changed the row: pushed as it is after them, else as just read.
     if ((await applier.matchOrphansOf(found.record)).length > 0) await this.ctx.publish({ subject: 'payout', rowId });
-    else events.publish('payouts:payout-changed', payoutViewOf(found.record, found.attempt, found.card));
+    else publishPush(events, payoutPush(found));
     if (view.notificationsUnreachable !== null) await this.ctx.deps.pollStatus?.('payout', rowId);
   }
 
