@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // Issue 15.3 and 15.5: at 1440×900 and 1280×800 the request_id, created time, method and amount
-// read whole in the lists, the exception lists, a batch's items and the search results: each either
+// (and the pay-ins' status and verification badges) read whole in the lists, the exception lists,
+// a batch's items and the search results: each either
 // fits its cell or shows its full value on hover, in view without scrolling sideways; no column
 // header is drawn over its neighbour, and each sits over its column; amounts in tabular figures
 // with their currency, right-aligned; times in the user's locale with UTC on hover; a copy button
@@ -11,9 +12,10 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutTemplateCsv } from '../../src/renderer/features/payouts/csv';
 import { LOCAL_TIME_FORMAT } from '../../src/renderer/features/transactions/format';
+import { payinForm } from '../helpers/fixtures';
 import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, startWebApp, type WebApp } from './harness';
-import { seedWorkday, type Seeded } from './seed';
+import { launchBrowser, openApp, rpc, startWebApp, type WebApp } from './harness';
+import { seedWorkday, until, type Seeded, type SeededPayin } from './seed';
 
 let app: WebApp;
 let browser: Browser;
@@ -144,6 +146,24 @@ describe.each([
     const amount = column(row, 'Amount', await headersOf(table));
     expect(await amount.evaluate((el) => getComputedStyle(el).textAlign)).toBe('right');
     expect(await amount.locator('span').first().evaluate((el) => getComputedStyle(el).fontVariantNumeric)).toContain('tabular-nums');
+  });
+
+  it('the pay-ins list shows its status and verification badges whole: awaiting a result, notified but unverified, a mismatch', async () => {
+    // A claim the gateway does not confirm stays "notified, unverified" for its rechecks (minutes), the longest badge.
+    const claimed = (await rpc<{ payin: SeededPayin }>(app, 'payins:create', payinForm('open_banking', { requestId: `claimed-${viewport.width}-${seeded.tag}` }))).payin;
+    const local = (await rpc<{ environment: string; notificationUrl: string }[]>(app, 'profiles:list')).find((p) => p.environment === 'local');
+    const claim = { event: 'v2_payin_notification', status_code: 200, request_id: claimed.requestId, payin_id: claimed.payinId };
+    expect((await fetch(local?.notificationUrl ?? '', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claim) })).status).toBe(200);
+    await until(async () => (await rpc<{ payin: { verification: string } }>(app, 'payins:get', { id: claimed.id })).payin.verification === 'claimed', 'the unconfirmed claim');
+    await go('payins');
+    const table = page.getByRole('table', { name: 'Pay-ins' });
+    const badges: string[] = [];
+    for (const payin of [seeded.pending, claimed, seeded.mismatch]) {
+      const row = table.locator(`[data-row-key="${payin.id}"]`);
+      await row.waitFor();
+      badges.push((await expectRowReadable(table, row, ['Status', 'Notified / verified']))['Notified / verified'] ?? '');
+    }
+    expect(badges).toEqual(['awaiting result', 'notified, unverified', 'mismatch']);
   });
 
   it('the payouts list reads whole', async () => {
