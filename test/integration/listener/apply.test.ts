@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Repositories } from '../../../src/main/ledger/repositories/index';
 import { NotificationApplier, type AppliedNotification } from '../../../src/main/services/notification-applier';
 import { payinNotification, post } from '../../helpers/http';
 import { listenerFixture, waitFor, type ListenerFixture } from '../../helpers/listener';
@@ -17,12 +18,13 @@ interface Wired {
   send(body: string): Promise<AppliedNotification>;
 }
 
-async function wired(): Promise<Wired> {
+/** `reposFor`: what the applier is given of the ledger's repositories (a test wraps them). */
+async function wired(reposFor: (repos: Repositories) => Repositories = (repos) => repos): Promise<Wired> {
   const results: AppliedNotification[] = [];
   const box: { applier?: NotificationApplier } = {};
   fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
   const f = fx;
-  const applier = (box.applier = new NotificationApplier({ repos: f.ledger.repos }));
+  const applier = (box.applier = new NotificationApplier({ repos: reposFor(f.ledger.repos) }));
   applier.subscribe((r) => results.push(r));
   return {
     fx: f,
@@ -175,30 +177,26 @@ describe('applying stored notifications', () => {
   });
 
   it('applies what each turn stored in one transaction, one turn after the other, never two side by side', async () => {
-    const results: AppliedNotification[] = [];
-    const box: { applier?: NotificationApplier } = {};
-    fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
-    const { repos } = fx.ledger;
     const seen = { open: 0, most: 0, transactions: 0 };
     // Each apply transaction is slowed, so turns that arrive meanwhile would run beside it if they could.
-    const transaction: typeof repos.transaction = async (work) => {
-      seen.transactions++;
-      seen.most = Math.max(seen.most, ++seen.open);
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return await repos.transaction(work);
-      } finally {
-        seen.open--;
-      }
-    };
-    box.applier = new NotificationApplier({ repos: { ...repos, transaction } });
-    box.applier.subscribe((r) => results.push(r));
-    const url = fx.url;
+    const w = await wired((repos) => ({
+      ...repos,
+      transaction: async (work) => {
+        seen.transactions++;
+        seen.most = Math.max(seen.most, ++seen.open);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return await repos.transaction(work);
+        } finally {
+          seen.open--;
+        }
+      },
+    }));
     for (let wave = 0; wave < 4; wave++) {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => post(url, payinNotification(`p-turns-${wave}-${i}`, 200))));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => post(w.fx.url, payinNotification(`p-turns-${wave}-${i}`, 200))));
     }
-    await waitFor(() => results.length === 40);
-    expect(results.map((r) => r.outcome)).toEqual(Array(40).fill('orphan'));
+    await waitFor(() => w.results.length === 40);
+    expect(w.results.map((r) => r.outcome)).toEqual(Array(40).fill('orphan'));
     expect(seen.transactions).toBeGreaterThan(1);
     expect(seen.most).toBe(1);
   });
