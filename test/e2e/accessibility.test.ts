@@ -237,6 +237,9 @@ const liveViews: { name: string; open: () => Promise<void> }[] = [
 async function expectNoViolation(open: () => Promise<void>, theme: 'light' | 'dark'): Promise<void> {
   await open();
   await page.waitForFunction((scheme) => document.documentElement.dataset.mantineColorScheme === scheme, theme);
+  // The screen as it settles, not mid-fade: a dialog still fading in has its colours blended with
+  // what lies under it (a fresh-clone CI once failed 'resume a live batch' on such colours).
+  await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'));
   const violations = await wcagViolations(page);
   expect(violations.map((violation) => violation.id), describeViolations(violations)).toEqual([]);
 }
