@@ -23,5 +23,7 @@ export default defineConfig({
     maxWorkers: 2,
     // A PostgreSQL server for the tests of the second engine (the machine's, or a private cluster).
     globalSetup: ['test/setup/postgres.ts'],
+    // Every address a test reaches is on this machine: a look-up of any other host name fails the file.
+    setupFiles: ['test/setup/loopback-only.ts'],
   },
 });

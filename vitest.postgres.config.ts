@@ -6,16 +6,20 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/integration/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/security/**/*.test.ts'],
-    // ledger:copy's test uses both engines already in the first run; opening PostgreSQL ledgers
-    // that cannot be opened, and on a private cluster, does not depend on the run's engine.
+    // ledger:copy's test and the comparison of the engines' schemas use both engines already in the
+    // first run; opening PostgreSQL ledgers that cannot be opened, and on a private cluster, does not
+    // depend on the run's engine.
     exclude: [
       '**/node_modules/**',
       'test/**/*.e2e.test.ts',
       'test/integration/lint-boundaries.test.ts',
       'test/security/**/*.property.test.ts',
       'test/integration/ledger/copy.test.ts',
+      'test/integration/ledger/engines-agree.test.ts',
       'test/integration/ledger/postgres-open-problems.test.ts',
       'test/integration/ledger/private-cluster.test.ts',
+      // Stopping the servers puts their ledgers on PostgreSQL in the first run already.
+      'test/reliability/stopping.test.ts',
     ],
     environment: 'node',
     testTimeout: 30_000,
@@ -25,6 +29,8 @@ export default defineConfig({
     // PostgreSQL server), and vitest's default on a 2-core machine is one.
     maxWorkers: 2,
     globalSetup: ['test/setup/postgres.ts'],
+    // Every address a test reaches is on this machine: a look-up of any other host name fails the file.
+    setupFiles: ['test/setup/loopback-only.ts'],
     env: { PAYDESK_TEST_ENGINE: 'postgres' },
   },
 });

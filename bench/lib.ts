@@ -2,6 +2,11 @@
 // benchmark child prints for bench/run.ts (`BENCH_RESULT {...}`). Progress goes to stderr.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Repositories } from '../src/main/ledger/repositories/index';
+import { ExceptionLists } from '../src/main/services/reconciliation/exceptions';
+import { MAX_CSV_ROWS } from '../src/main/services/reconciliation/reconciliation-service';
+import { computeTotals } from '../src/main/services/reconciliation/totals';
+import { exceptionKindSchema } from '../src/shared/contract';
 
 export interface Target {
   /** '<': the value must stay under the limit; '>=': it must reach it. */
@@ -128,4 +133,53 @@ export async function runLoad(args: { url: string; kind: string; connections: nu
     p50_ms: Math.max(...parts.map((p) => p.p50_ms)),
     p99_ms: Math.max(...parts.map((p) => p.p99_ms)),
   };
+}
+
+/** Microseconds of this process's CPU (user + system) spent while `work` ran, and its result. */
+export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpuUs: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(before);
+  return { result, cpuUs: used.user + used.system };
+}
+
+/**
+ * The floor of an HTTP server's cost: a bare node:http server in this process answering
+ * {"ok":true}, under the same generator (in its own processes) as the server it is beside; its
+ * rate, its p99 and this process's CPU per request answered (µs), the server's cost alone.
+ */
+export async function bareServerLoad(load: { connections: number; seconds: number; generators?: number; kind?: string; warmup?: number }): Promise<LoadResult & { cpuPerRequestUs: number }> {
+  const http = await import('node:http');
+  const bare = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 11 });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const { port } = bare.address() as { port: number };
+  const run = (seconds: number) => runLoad({ url: `http://127.0.0.1:${port}/n/bare`, kind: load.kind ?? 'notification', connections: load.connections, seconds, generators: load.generators ?? 1 });
+  try {
+    if (load.warmup) await run(load.warmup);
+    const { result, cpuUs } = await withCpu(() => run(load.seconds));
+    return { ...result, cpuPerRequestUs: round(cpuUs / Math.max(1, result.ok + result.failed), 1) };
+  } finally {
+    bare.closeAllConnections();
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+  }
+}
+
+/**
+ * Full reconciliation as finance runs it, timed: the totals over everything, every exception
+ * list's count and every row of each (the lists as of `asOf`). The note says how much it read.
+ */
+export async function timeFullReconciliation(repos: Pick<Repositories, 'exceptions' | 'totals'>, asOf: Date): Promise<{ seconds: number; note: string }> {
+  const lists = new ExceptionLists(repos.exceptions, () => asOf);
+  const t = performance.now();
+  const totals = await computeTotals(repos.totals, {});
+  const counts = await lists.counts({});
+  let rows = 0;
+  for (const kind of exceptionKindSchema.options) rows += (await lists.all({ kind }, MAX_CSV_ROWS)).items.length;
+  return { seconds: (performance.now() - t) / 1000, note: `${totals.rows.length} totals rows, ${counts.length} lists, ${rows.toLocaleString('en')} exception rows` };
 }

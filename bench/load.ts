@@ -3,7 +3,9 @@
 // answer, then send the next, until `--max` requests or `--seconds` have passed. 127.0.0.1 only.
 // Prints one JSON line: ok, failed, seconds, p50/p99 acknowledgement in ms.
 //   node --import tsx bench/load.ts --url URL --kind notification|payin|plain [--connections 64]
-//     [--seconds 5] [--max N] [--token T] [--merchant-id M] [--site-id S] [--tag T]
+//     [--seconds 5] [--max N] [--rate R] [--token T] [--merchant-id M] [--site-id S] [--tag T]
+// --rate R: at most R requests per second from this generator (request n not before n/R s), an
+// open-loop pace such as the gateway's notifications at 200/s.
 import net from 'node:net';
 import { samplePayinForm } from '../src/shared/spec/samples';
 import { arg, argText, percentile, round } from './lib';
@@ -15,6 +17,8 @@ const connections = arg('connections', 64);
 const maxRequests = arg('max', 10_000_000);
 const deadline = Date.now() + arg('seconds', 5) * 1000;
 const tag = argText('tag', String(process.pid));
+const rate = arg('rate', 0);
+const began = performance.now();
 /** A card pay-in as the playground samples it (src/shared/spec/samples.ts), built once; each request varies its e-mail and request_id. */
 const payinTemplate = { ...samplePayinForm('credit_card'), merchant_id: argText('merchant-id', ''), merchant_site_id: argText('site-id', ''), notification_link: 'http://127.0.0.1:9/n' };
 
@@ -51,8 +55,13 @@ function run(): Promise<void> {
     const send = () => {
       if (next >= maxRequests || Date.now() >= deadline) return socket.end();
       const n = next++;
-      started = performance.now();
-      socket.write(request(n));
+      const wait = rate > 0 ? began + (n * 1000) / rate - performance.now() : 0;
+      const write = () => {
+        started = performance.now();
+        socket.write(request(n));
+      };
+      if (wait > 0) setTimeout(write, wait);
+      else write();
     };
     socket.on('connect', send);
     socket.on('data', (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 // The PostgreSQL ledger engine (team mode) at the SQLite benchmarks' sizes and with their data:
 // seeding, lookups and filtered keyset pages through the real repositories, then durable listener
-// ingest. Runs in a database of its own on the machine's server at 127.0.0.1:5432 (else a private
+// ingest: its process's CPU per notification beside a bare node:http server's per request under the
+// same generator, same run (the database's backends' CPU in the note). Runs in a database of its own on the machine's server at 127.0.0.1:5432 (else a private
 // cluster, as the tests do: test/setup/postgres.ts), dropped at the end, also on a failure, a
 // signal or --timeout (bench/run.ts's SIGKILL would leave it behind).
 //
@@ -10,7 +11,10 @@
 // written both ways, under two profiles of their own, and compared column by column (id and
 // profile aside); any difference stops the benchmark before it seeds.
 //   node --import tsx bench/postgres.ts [--payins N] [--payouts N] [--notifications N]
-//     [--samples 2000] [--connections 64] [--seconds 5] [--generators 1] [--timeout 840]
+//     [--samples 2000] [--connections 64] [--seconds 5] [--generators 1] [--warmup 1] [--timeout 840]
+//     [--scale 1m|10m] [--no-ingest] (the read targets: --scale 10m is `npm run bench -- --scale 10m --engine postgres`)
+// Each read is timed beside its floor, the same statements through `pg` alone, then a full
+// reconciliation (totals and every exception list read in full, as ledger-queries.ts on SQLite).
 import pg from 'pg';
 import findPostgres from '../test/setup/postgres';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/test-database';
@@ -19,7 +23,8 @@ import type { PostgresEngine } from '../src/main/ledger/engine/postgres';
 import { createRepositories, type Repositories } from '../src/main/ledger/repositories/index';
 import type { TransactionFilter } from '../src/main/ledger/repositories/transactions';
 import { startListener } from '../src/main/listener/server';
-import { arg, log, percentile, prng, report, round, runLoad, sample, type Figure, type LoadResult } from './lib';
+import { readFileSync } from 'node:fs';
+import { arg, argText, bareServerLoad, log, percentile, prng, report, round, runLoad, timeFullReconciliation, withCpu, type Figure, type LoadResult } from './lib';
 import { notificationRow, payinRow, payoutRow, rowDifferences, SEED_START, seeds, seedShape, writeThroughRepositories, type Row, type SeedSizes } from './seed-ledger';
 
 /** Rows per bulk statement (each column one array parameter). */
@@ -32,10 +37,17 @@ const CHUNK = 20_000;
 const SAMPLE: SeedSizes = { payins: 500, payouts: 200, notifications: 500 };
 /** Ids of the bulk-written sample rows: far above the seeded ones, and deleted before the seeding. */
 const SAMPLE_ID_BASE = 900_000_000_000;
-/** The issue's targets for the PostgreSQL engine at a million rows. */
-const LOOKUP_MS = 5;
-const PAGE_MS = 25;
+/** The targets for the PostgreSQL engine: at a million rows, and at ten million. */
+const READS = {
+  '1m': { lookupMs: 5, pageMs: 25, reconciliationS: 30 },
+  '10m': { lookupMs: 2, pageMs: 10, reconciliationS: 30 },
+};
+/** Each read's p99 at most this many times its floor's (the same SQL through pg alone). */
+const FLOOR_RATIO = 1.5;
 const INGEST_PER_S = 10_000;
+/** The listener's CPU per durable notification at most 2.2× the bare server's per request; its acknowledgement p99. */
+const CPU_RATIO_TARGET = 2.2;
+const ACK_P99_MS = 10;
 
 // ---------------------------------------------------------------------------------------------
 // The bulk path: one statement per chunk, every column an array.
@@ -155,19 +167,75 @@ async function dropSecondaryIndexes(client: pg.Client, table: string): Promise<s
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reads, as bench/ledger-queries.ts times them on SQLite, through the same repositories.
+// Reads, as bench/ledger-queries.ts times them on SQLite, through the same repositories, each beside
+// its floor: the very statements the repository sent (text and values, captured from
+// the engine's pool), run through one plain `pg` client, prepared by name as the engine prepares a
+// text it runs twice. The same inputs, interleaved call by call.
 
-async function measureReads(ledger: PostgresEngine, repos: Repositories, profileId: string, samples: number): Promise<Figure[]> {
+/** The statements `work` sends through the engine's pool, in order. */
+async function statementsOf(ledger: PostgresEngine, work: () => Promise<unknown>): Promise<{ text: string; values: unknown[] }[]> {
+  const pool = ledger.pool;
+  const original = pool.query.bind(pool);
+  const seen: { text: string; values: unknown[] }[] = [];
+  pool.query = ((config: unknown, ...rest: unknown[]) => {
+    if (typeof config === 'object' && config !== null && 'text' in config) seen.push({ text: (config as pg.QueryConfig).text, values: [...((config as pg.QueryConfig).values ?? [])] });
+    return (original as (...args: unknown[]) => unknown)(config, ...rest);
+  }) as typeof pool.query;
+  try {
+    await work();
+  } finally {
+    pool.query = original;
+  }
+  return seen;
+}
+
+async function measureReads(ledger: PostgresEngine, repos: Repositories, floorClient: pg.Client, profileId: string, samples: number, targets: { lookupMs: number; pageMs: number; reconciliationS: number }): Promise<Figure[]> {
   const payins = (await ledger.get<{ n: number }>('SELECT count(*) AS n FROM payins'))?.n ?? 0;
   const rand = prng(7);
   const { stepMs, customers } = seedShape(payins);
   const figures: Figure[] = [];
-  const p99 = (name: string, latencies: number[], limit: number, note: string) => {
-    figures.push({ name: `PostgreSQL ${name}`, value: round(percentile(latencies, 0.99), 3), unit: 'ms p99', target: { op: '<', value: limit }, note: `${note}; p50 ${round(percentile(latencies, 0.5), 3)} ms, ${latencies.length} samples` });
+  const names = new Map<string, string>();
+  /** Times `calls` through the repositories, then the same statements through `pg` alone; both figures, and the ratio with its target. */
+  const paired = async (name: string, calls: (() => Promise<unknown>)[], limit: number, note: string) => {
+    // Capturing runs each call once: it is also the warm-up of both paths' plans and pages.
+    const statements: { text: string; values: unknown[] }[][] = [];
+    for (const call of calls) statements.push(await statementsOf(ledger, call));
+    // Interleaved, one call through the repositories then its statements through pg alone: on a
+    // shared machine both see the same moments of load.
+    const replay = async (i: number) => {
+      for (const { text, values } of statements[i]!) {
+        let named = names.get(text);
+        if (named === undefined) names.set(text, (named = `floor_${names.size + 1}`));
+        await floorClient.query({ name: named, text, values });
+      }
+    };
+    for (let i = 0; i < Math.min(50, calls.length); i++) await replay(i);
+    const through: number[] = [];
+    const floor: number[] = [];
+    const deadline = performance.now() + 60_000;
+    for (let i = 0; i < calls.length && performance.now() < deadline; i++) {
+      let t = performance.now();
+      await calls[i]!();
+      through.push(performance.now() - t);
+      t = performance.now();
+      await replay(i);
+      floor.push(performance.now() - t);
+    }
+    through.sort((a, b) => a - b);
+    floor.sort((a, b) => a - b);
+    const value = round(percentile(through, 0.99), 3);
+    const base = round(percentile(floor, 0.99), 3);
+    const perCall = round(statements.reduce((sum, list) => sum + list.length, 0) / Math.max(1, statements.length), 1);
+    figures.push(
+      { name: `PostgreSQL ${name}`, value, unit: 'ms p99', target: { op: '<', value: limit }, baseline: base,
+        note: `${note}; p50 ${round(percentile(through, 0.5), 3)} ms, ${through.length} samples; baseline: the same ${perCall} statement(s) per call through pg alone (p50 ${round(percentile(floor, 0.5), 3)} ms)` },
+      { name: `PostgreSQL ${name} ÷ pg alone`, value: round(value / Math.max(0.001, base), 2), unit: '×', target: { op: '<', value: FLOOR_RATIO }, note: `p99 ${value} ms ÷ ${base} ms (target ≤ ${FLOOR_RATIO}×)` },
+    );
   };
-  p99('lookup by request_id', await sample(() => repos.payins.byRequestId(profileId, `req-${rand(payins)}`), samples), LOOKUP_MS, `${payins.toLocaleString('en')} pay-ins`);
-  p99('lookup by payin_id', await sample(() => repos.payins.byPayinId(`pid-${rand(payins)}`), samples), LOOKUP_MS, 'any profile');
-  p99('lookup by e-mail', await sample(() => repos.payins.byEmail(`user${rand(customers)}@example.com`), samples), LOOKUP_MS, `every pay-in of one customer (~${Math.round(payins / customers)} rows)`);
+  const inputs = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
+  await paired('lookup by request_id', inputs(samples, () => `req-${rand(payins)}`).map((id) => () => repos.payins.byRequestId(profileId, id)), targets.lookupMs, `${payins.toLocaleString('en')} pay-ins`);
+  await paired('lookup by payin_id', inputs(samples, () => `pid-${rand(payins)}`).map((id) => () => repos.payins.byPayinId(id)), targets.lookupMs, 'any profile');
+  await paired('lookup by e-mail', inputs(samples, () => `user${rand(customers)}@example.com`).map((email) => () => repos.payins.byEmail(email)), targets.lookupMs, `every pay-in of one customer (~${Math.round(payins / customers)} rows)`);
 
   // ledger-queries.ts's filter: two statuses, three methods, half the span from its first quarter.
   const span = payins * stepMs;
@@ -176,8 +244,12 @@ async function measureReads(ledger: PostgresEngine, repos: Repositories, profile
   const depth = Math.min(10_000, Math.max(50, Math.floor((await repos.payins.count(filter)) / 2)));
   const deepCursor = await cursorAt(repos, filter, depth);
   const pageSamples = Math.max(50, Math.floor(samples / 4));
-  p99('page of 50 pay-ins, first', await sample(() => repos.payins.page(filter, { limit: 50 }), pageSamples), PAGE_MS, 'status in 2 + method in 3 + date range, newest first');
-  p99(`page of 50 pay-ins, ${depth.toLocaleString('en')} rows deep`, await sample(() => repos.payins.page(filter, { limit: 50, cursor: deepCursor }), pageSamples), PAGE_MS, 'keyset cursor');
+  await paired('page of 50 pay-ins, first', inputs(pageSamples, () => () => repos.payins.page(filter, { limit: 50 })), targets.pageMs, 'status in 2 + method in 3 + date range, newest first');
+  await paired(`page of 50 pay-ins, ${depth.toLocaleString('en')} rows deep`, inputs(pageSamples, () => () => repos.payins.page(filter, { limit: 50, cursor: deepCursor })), targets.pageMs, 'keyset cursor');
+
+  // Full reconciliation, as ledger-queries.ts runs it on SQLite: totals over everything, every exception list's count and every row.
+  const { seconds, note } = await timeFullReconciliation(repos, new Date(SEED_START + span + 86_400_000));
+  figures.push({ name: 'PostgreSQL full reconciliation', value: round(seconds, 2), unit: 's', target: { op: '<', value: targets.reconciliationS }, note });
   return figures;
 }
 
@@ -196,35 +268,68 @@ async function cursorAt(repos: Repositories, filter: TransactionFilter, depth: n
 // ---------------------------------------------------------------------------------------------
 // Listener ingest: the real listener on this ledger, as core.ts binds it, under bench/load.ts.
 
-async function measureIngest(ledger: PostgresEngine, repos: Repositories, load: { connections: number; seconds: number; generators: number }): Promise<Figure[]> {
+async function measureIngest(ledger: PostgresEngine, repos: Repositories, load: { connections: number; seconds: number; generators: number; warmup: number }): Promise<Figure[]> {
   const settings = await ledger.get<{ synchronous_commit: string; fsync: string }>("SELECT current_setting('synchronous_commit') AS synchronous_commit, current_setting('fsync') AS fsync");
   const durable = await commitsAreDurable(ledger);
   if (!durable) throw new Error(`synchronous_commit is ${settings?.synchronous_commit}: the listener refuses a ledger whose commits are not durable`);
   const profile = await repos.profiles.create({ name: 'listener', environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: 'm', merchantSiteId: 's' });
   const listener = await startListener({ db: ledger });
-  // This process's CPU per notification (the listener's share; the server's is PostgreSQL's): on a
-  // busy machine the rate says how much CPU it got, this what a notification costs.
-  const cpu = process.cpuUsage();
+  const url = listener.url(profile.listenerPathSecret);
   let ingest: LoadResult;
+  let warm: LoadResult;
+  let cpuUs: number;
+  let backendUs: number | null;
   try {
-    ingest = await runLoad({ url: listener.url(profile.listenerPathSecret), kind: 'notification', ...load });
+    // Warmed up first (the JIT, the pool's connections), unmeasured; its notifications are counted in the rows' check.
+    warm = await runLoad({ url, kind: 'notification', connections: load.connections, seconds: load.warmup, generators: load.generators });
+    // This process's CPU per notification (the listener's: the issue's figure); the database
+    // server's backends' own CPU beside it, read from /proc (the server is on this machine).
+    const backendsBefore = await backendCpu(ledger);
+    ({ result: ingest, cpuUs } = await withCpu(() => runLoad({ url, kind: 'notification', connections: load.connections, seconds: load.seconds, generators: load.generators })));
+    const backendsAfter = await backendCpu(ledger);
+    backendUs = backendsBefore && backendsAfter ? [...backendsAfter].reduce((sum, [pid, us]) => sum + us - (backendsBefore.get(pid) ?? 0), 0) : null;
   } finally {
     await listener.close();
   }
-  const used = process.cpuUsage(cpu);
-  const cpuPerNotification = round((used.user + used.system) / Math.max(1, ingest.ok), 1);
+  const cpuPerNotification = round(cpuUs / Math.max(1, ingest.ok), 1);
+  const backendPerNotification = backendUs === null ? null : round(backendUs / Math.max(1, ingest.ok), 1);
   const stats = listener.stats();
   const rows = (await ledger.get<{ n: number; distinct_refs: number }>('SELECT count(*) AS n, count(DISTINCT request_ref) AS distinct_refs FROM notifications WHERE profile_id = ?', [profile.id])) ?? { n: 0, distinct_refs: 0 };
   const perCommit = round(stats.stored / Math.max(1, stats.batches), 1);
-  log(`listener: ${JSON.stringify(ingest)}; ${stats.batches} commits (${perCommit} per commit), ${cpuPerNotification} µs CPU each; synchronous_commit=${settings?.synchronous_commit}, fsync=${settings?.fsync}`);
+  log(`listener: ${JSON.stringify(ingest)}; ${stats.batches} commits (${perCommit} per commit), ${cpuPerNotification} µs CPU each (PostgreSQL backends ${backendPerNotification ?? '?'} µs); synchronous_commit=${settings?.synchronous_commit}, fsync=${settings?.fsync}`);
+  // The floor: a bare node:http server in this process under the same generator, right after.
+  const bare = await bareServerLoad(load);
+  log(`bare node:http: ${JSON.stringify(bare)}`);
+  const acknowledged = warm.ok + ingest.ok;
   return [
-    { name: 'PostgreSQL listener ingest (durable)', value: ingest.rate, unit: 'notifications/s', target: { op: '>=', value: INGEST_PER_S },
-      note: `${load.connections} senders, ${load.generators} generator process(es), ${ingest.ok.toLocaleString('en')} acknowledged, ${ingest.failed} failed, synchronous_commit=${settings?.synchronous_commit} (fsync=${settings?.fsync}), ${perCommit} per commit, ${cpuPerNotification} µs CPU each in the listener's process` },
-    { name: 'PostgreSQL listener acknowledgement', value: ingest.p99_ms, unit: 'ms p99', note: `p50 ${ingest.p50_ms} ms` },
+    { name: 'PostgreSQL listener CPU per durable notification', value: cpuPerNotification, unit: 'µs', baseline: bare.cpuPerRequestUs,
+      note: `the listener's process, user + system time during the load ÷ ${ingest.ok.toLocaleString('en')} acknowledged; baseline: the bare node:http server's per request, same generator, same run; PostgreSQL's backends spent ${backendPerNotification ?? 'an unreadable'} µs more per notification (not in the ratio)` },
+    { name: 'PostgreSQL listener CPU per notification ÷ bare server CPU per request', value: round(cpuPerNotification / Math.max(0.1, bare.cpuPerRequestUs), 2), unit: '×', target: { op: '<', value: CPU_RATIO_TARGET },
+      note: `${cpuPerNotification} µs ÷ ${bare.cpuPerRequestUs} µs (target ≤ ${CPU_RATIO_TARGET}×)` },
+    { name: 'PostgreSQL listener ingest (durable)', value: ingest.rate, unit: 'notifications/s', target: { op: '>=', value: INGEST_PER_S }, baseline: bare.rate,
+      note: `${load.connections} senders, ${load.generators} generator process(es), ${ingest.ok.toLocaleString('en')} acknowledged, ${ingest.failed} failed, synchronous_commit=${settings?.synchronous_commit} (fsync=${settings?.fsync}), ${perCommit} per commit` },
+    { name: 'PostgreSQL listener acknowledgement', value: ingest.p99_ms, unit: 'ms p99', target: { op: '<', value: ACK_P99_MS }, baseline: bare.p99_ms, note: `p50 ${ingest.p50_ms} ms; baseline: the bare server's p99` },
     // Each acknowledged notification carries its own reference: a missing row or a second one for a reference counts.
-    { name: 'PostgreSQL listener notifications without exactly one row', value: Math.abs(ingest.ok - rows.distinct_refs) + (rows.n - rows.distinct_refs), unit: 'notifications', target: { op: '<', value: 1 },
-      note: `${rows.n} rows, ${rows.distinct_refs} distinct, ${ingest.ok} acknowledged` },
+    { name: 'PostgreSQL listener notifications without exactly one row', value: Math.abs(acknowledged - rows.distinct_refs) + (rows.n - rows.distinct_refs), unit: 'notifications', target: { op: '<', value: 1 },
+      note: `${rows.n} rows, ${rows.distinct_refs} distinct, ${acknowledged} acknowledged (${warm.ok} in the warm-up)` },
   ];
+}
+
+/** Each backend of this database: its CPU so far in µs (utime + stime of /proc/PID/stat); null when /proc cannot be read. */
+async function backendCpu(ledger: PostgresEngine): Promise<Map<number, number> | null> {
+  const pids = await ledger.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const ticks = 100; // USER_HZ on Linux
+  const out = new Map<number, number>();
+  try {
+    for (const { pid } of pids) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(pid), ((Number(fields[11]) + Number(fields[12])) / ticks) * 1e6);
+    }
+  } catch {
+    return null;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,8 +351,8 @@ async function run(database: TestDatabase, sizes: SeedSizes): Promise<Figure[]> 
     const figures = await seed(ledger, bulk, client, profile.id, sizes);
     figures.push({ name: 'PostgreSQL bulk rows = repositories\' rows', value: 1, unit: 'check', target: { op: '>=', value: 1 }, note: checked });
     const live = createRepositories(ledger);
-    figures.push(...(await measureReads(ledger, live, profile.id, arg('samples', 2_000))));
-    figures.push(...(await measureIngest(ledger, live, { connections: arg('connections', 64), seconds: arg('seconds', 5), generators: arg('generators', 1) })));
+    figures.push(...(await measureReads(ledger, live, client, profile.id, arg('samples', 2_000), READS[argText('scale', '1m') === '10m' ? '10m' : '1m'])));
+    if (!process.argv.includes('--no-ingest')) figures.push(...(await measureIngest(ledger, live, { connections: arg('connections', 64), seconds: arg('seconds', 5), generators: arg('generators', 1), warmup: arg('warmup', 1) })));
     return figures;
   } finally {
     await client.end().catch(() => undefined);

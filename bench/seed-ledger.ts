@@ -12,10 +12,12 @@ import { openLedger } from '../src/main/ledger/connection';
 import type { SqliteEngine } from '../src/main/ledger/engine/sqlite';
 import { createRepositories, type Repositories } from '../src/main/ledger/repositories/index';
 import type { NewNotification } from '../src/main/ledger/repositories/notifications';
-import type { PayinCreateAnswer, PayinRequest } from '../src/main/ledger/repositories/payins';
-import type { PayoutCreateAnswer, PayoutRequest } from '../src/main/ledger/repositories/payouts';
-import { canonicalAmount } from '../src/main/ledger/repositories/transactions';
-import { isMismatch, type BaseRow } from '../src/main/ledger/repositories/transaction-record';
+import type { PayinRequest } from '../src/main/ledger/repositories/payins';
+import type { PayoutRequest } from '../src/main/ledger/repositories/payouts';
+import { canonicalAmount, type CreateAnswer } from '../src/main/ledger/repositories/transactions';
+import { statusColumnsOf, type BaseRow } from '../src/main/ledger/repositories/transaction-record';
+import { upsertFromCreate } from '../src/main/services/payments/apply';
+import { isMismatch } from '../src/main/services/status-change';
 import { decideTransition, statusFacts, type TransactionKind } from '../src/main/ledger/status';
 import type { SqlValue } from '../src/main/ledger/engine/types';
 import { isoTime, toFlag } from '../src/main/ledger/support';
@@ -49,7 +51,7 @@ export const SCALES = {
 } satisfies Record<string, SeedSizes>;
 export type Scale = keyof typeof SCALES;
 
-/** The read targets of each size (issue 19): the ten-million ledger is held to tighter ones than the default. */
+/** The read targets of each size: the ten-million ledger is held to tighter ones than the default. */
 export const READ_TARGETS: Record<Scale, { lookupMs: number; pageMs: number; reconciliationS: number }> = {
   quick: { lookupMs: 2, pageMs: 25, reconciliationS: 5 },
   '1m': { lookupMs: 2, pageMs: 25, reconciliationS: 5 },
@@ -74,7 +76,7 @@ export function seedShape(payins: number): SeedShape {
 export interface PayinSeed {
   at: number;
   request: PayinRequest;
-  answer: PayinCreateAnswer;
+  answer: CreateAnswer;
   /** One in a thousand disagrees with the gateway: the reconciliation's exception lists are not empty. */
   conflict: string | null;
 }
@@ -82,7 +84,7 @@ export interface PayinSeed {
 export interface PayoutSeed {
   at: number;
   request: PayoutRequest;
-  answer: PayoutCreateAnswer;
+  answer: CreateAnswer;
   conflict: string | null;
 }
 
@@ -105,7 +107,7 @@ export function payinSeed(i: number, profileId: string, sizes: SeedSizes): Payin
   return {
     at,
     request: { kind: 'payin', profileId, requestId: `req-${i}`, method, amount: amountFor(method, rand), currency: pick(CURRENCIES, rand), email: `user${rand(customers)}@example.com` },
-    answer: { payinId: `pid-${i}`, statusCode: pick(PAYIN_CODES, rand), createdAt: new Date(at).toISOString() },
+    answer: { gatewayId: `pid-${i}`, statusCode: pick(PAYIN_CODES, rand), createdAt: new Date(at).toISOString() },
     conflict: rand(1000) === 0 ? 'amount differs from the notification' : null,
   };
 }
@@ -118,7 +120,7 @@ export function payoutSeed(i: number, profileId: string, sizes: SeedSizes): Payo
   return {
     at,
     request: { profileId, merchantReference: `ref-${i}`, method, amount: amountFor(method, rand), currency: method === 'fps' ? 'GBP' : 'EUR', email: `user${rand(customers)}@example.com` },
-    answer: { payoutId: `po-${i}`, statusCode: pick(PAYOUT_CODES, rand), createdAt: new Date(at).toISOString() },
+    answer: { gatewayId: `po-${i}`, statusCode: pick(PAYOUT_CODES, rand), createdAt: new Date(at).toISOString() },
     conflict: rand(1000) === 0 ? 'payout status contradicted' : null,
   };
 }
@@ -167,13 +169,13 @@ export async function writeThroughRepositories(repos: Repositories, setClock: (a
   for (let i = 0; i < sizes.payins; i++) {
     const s = from.payin(i);
     setClock(s.at);
-    const record = await repos.payins.upsertFromCreate(s.request, s.answer);
+    const record = await upsertFromCreate(repos.payins, s.request, s.answer);
     if (s.conflict) await repos.payins.noteConflict(record.id, s.conflict, 'facts');
   }
   for (let i = 0; i < sizes.payouts; i++) {
     const s = from.payout(i);
     setClock(s.at);
-    const record = await repos.payouts.upsertFromCreate(s.request, s.answer);
+    const record = await upsertFromCreate(repos.payouts, s.request, s.answer);
     if (s.conflict) await repos.payouts.noteConflict(record.id, s.conflict, 'status');
   }
   for (let i = 0; i < sizes.notifications; i++) {
@@ -201,18 +203,18 @@ function transactionRow(kind: TransactionKind, id: number, { at: time, request, 
     updated_at: at, claim_state: null, status_conflict: conflictColumn === 'status_conflict' ? conflictText : null,
     facts_conflict: conflictColumn === 'facts_conflict' ? conflictText : null, notify_unreachable: null,
   };
-  row.mismatch = toFlag(isMismatch(row as unknown as BaseRow));
+  row.mismatch = toFlag(isMismatch(statusColumnsOf(row as unknown as BaseRow)));
   return row;
 }
 
 export const payinRow = (seed: PayinSeed, id: number): Row => ({
   ...transactionRow('payin', id, seed, 'facts_conflict'),
-  kind: seed.request.kind, request_id: seed.request.requestId, payin_id: seed.answer.payinId ?? null, redirect_url: null,
+  kind: seed.request.kind, request_id: seed.request.requestId, payin_id: seed.answer.gatewayId ?? null, redirect_url: null,
 });
 
 export const payoutRow = (seed: PayoutSeed, id: number): Row => ({
   ...transactionRow('payout', id, seed, 'status_conflict'),
-  merchant_reference: seed.request.merchantReference, payout_id: seed.answer.payoutId ?? null,
+  merchant_reference: seed.request.merchantReference, payout_id: seed.answer.gatewayId ?? null,
 });
 
 /** What insertMany then markOutcome leave (outcome applied or duplicate, so never stale). */

@@ -1,4 +1,4 @@
-// Team mode (issue 6), on the built team server (`node out/main/server.js`, what `npm run server`
+// Team mode, on the built team server (`node out/main/server.js`, what `npm run server`
 // runs) and a PostgreSQL database of the benchmark's own, created here and dropped at the end:
 //   1. --clients people signed in to one server as browsers (a session cookie each, and the
 //      /events stream the web client reads); an admin renames a profile --changes times and each
@@ -9,7 +9,19 @@
 //      the ledger.
 //   3. The same with the instance running the batch killed with SIGKILL halfway: the other takes
 //      it over once the dead one has not been heard from for --instance-timeout seconds.
+//   4. With --people N (0 by default): N people signed in to instance A as browsers (a
+//      cookie session and an /events stream each) work at a human pace for --work-seconds: a pause of
+//      1–3 s, then a filtered pay-ins page, a search, a payouts page, a re-read of their last payout;
+//      one in five is finance and every second action of theirs is a payout (review, then create).
+//      Meanwhile a batch of --rows payouts runs and the gateway's notifications reach the listener at
+//      --notify-rate/s (200) through the balancer. RPC p99 of reads and of writes, and errors; the
+//      floor: a bare node:http server answering every call with {"ok":true}, under the same N people
+//      doing the same, right after.
+//   5. With --people, after part 3 (the killed instance started again): the same people through a
+//      round-robin balancer in front of both instances' app ports, one instance killed -9 halfway:
+//      the survivor's p99 from the kill on, the calls the kill cut, each payout created held once.
 //   node --import tsx bench/team.ts [--rows 1000] [--clients 20] [--changes 200] [--instance-timeout 2]
+//     [--people 0] [--work-seconds 30] [--notify-rate 200]
 // No approval is involved: a fresh ledger has no approval policy, and a currency without a rule
 // needs nothing (docs/team.md, "Approvals"); a batch that awaited one would fail the run.
 // The servers, the emulator and the balancer are the team e2e tests' own harness, imported on
@@ -19,18 +31,27 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Dispatch } from '../src/main/ipc/dispatcher';
 import type { BatchView } from '../src/shared/contract';
+import { serverSentEvents } from '../src/main/services/team/team-link';
 import { readEvents, startEmulatorProcess, startLoadBalancer, type EventReader } from '../test/e2e/scale-out-harness';
 import { freePort } from '../test/e2e/harness';
 import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamDispatch, teamToken, type TeamServerProcess, type TeamServerSetup } from '../test/e2e/team-harness';
 import { cookieCall, signIn } from '../test/helpers/team';
 import { createTestDatabase } from '../test/helpers/test-database';
-import { batchRows, gatewayPayoutsByReference, getBatch, must, uploadBatch } from '../test/integration/batches/helpers';
-import { arg, ensureBenchDir, log, percentile, report, round, type Figure } from './lib';
+import { batchRows, gatewayPayoutsByReference, getBatch, uploadBatch } from '../test/integration/batches/helpers';
+import { must } from '../test/helpers/calls';
+import { payoutForm } from '../test/helpers/fixtures';
+import { arg, ensureBenchDir, log, percentile, prng, report, round, runLoad, type Figure, type LoadResult } from './lib';
 
 const rows = arg('rows', 1_000);
 const clients = Math.max(2, arg('clients', 20));
 const changes = arg('changes', 200);
 const instanceTimeoutS = arg('instance-timeout', 2);
+const people = arg('people', 0);
+const workSeconds = arg('work-seconds', 30);
+const notifyRate = arg('notify-rate', 200);
+/** RPC p99 of reads and of writes under fifty people at work: the targets. */
+const READ_P99_MS = 100;
+const WRITE_P99_MS = 300;
 /** Renames before the measured ones: the first requests warm the server's code paths and pools. */
 const WARM_UP_CHANGES = 10;
 /** A push not received by then is counted as lost (and as this latency in the percentiles). */
@@ -38,7 +59,7 @@ const PUSH_TIMEOUT_MS = 5_000;
 /** A batch's bound, from its upload: past it the time is reported as missed and the batch paused. */
 const BATCH_TIMEOUT_MS = 60_000;
 /** The whole run's bound: past it the benchmark cleans up and fails rather than hang bench/run.ts. */
-const RUN_TIMEOUT_MS = 5 * 60_000;
+const RUN_TIMEOUT_MS = (5 + (people > 0 ? 3 + (2 * arg('work-seconds', 30)) / 60 : 0)) * 60_000;
 /** Light on the servers measured: each poll is a signed-in request (a session lookup and the batch's view). */
 const POLL_MS = 200;
 
@@ -301,17 +322,245 @@ function batchFigures(run: BatchRun, title: string): Figure[] {
   ];
 }
 
+/**
+ * A person's /events stream, read for one thing: each 'payouts:payout-changed' push of a payout
+ * created by another person at work (`created`: reference → when its create was sent, and by whom);
+ * the time from that send to this receipt goes into `pushes`. Lighter than the harness's
+ * EventReader, whose waiters would rescan every push of the running batch in this process.
+ */
+async function timePushes(origin: string, cookie: string, me: number, created: Map<string, { sent: number; by: number }>, pushes: number[]): Promise<() => void> {
+  const controller = new AbortController();
+  const response = await fetch(`${origin}/events`, { headers: { cookie }, signal: controller.signal });
+  if (!response.ok || !response.body) throw new Error(`${origin}/events answered ${response.status}`);
+  const seen = new Set<string>();
+  const body = response.body;
+  void (async () => {
+    try {
+      for await (const frame of serverSentEvents(body)) {
+        if (frame.event !== 'payouts:payout-changed') continue;
+        const reference = /"merchantReference":"([^"]+)"/.exec(frame.data)?.[1];
+        const origin = reference === undefined ? undefined : created.get(reference);
+        if (reference === undefined || origin === undefined || origin.by === me || seen.has(reference)) continue;
+        seen.add(reference);
+        pushes.push(performance.now() - origin.sent);
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return () => controller.abort();
+}
+
+/** One RPC as a browser sends it (cookie, CSRF header), timed; whether it answered ok. */
+async function timedCall(origin: string, cookie: string, channel: string, input: unknown, calls?: WorkDone['calls']): Promise<{ ms: number; ok: boolean; value: unknown }> {
+  const t = performance.now();
+  const answer = await cookieCall(origin, cookie, channel, input).then(
+    ({ body }) => ({ ok: body.ok, value: body.ok ? body.value : body.error.message }),
+    (error: unknown) => ({ ok: false, value: (error as Error).message }),
+  );
+  const end = performance.now();
+  calls?.push({ at: end, ms: end - t, ok: answer.ok });
+  return { ms: end - t, ...answer };
+}
+
+interface WorkDone {
+  reads: number[];
+  writes: number[];
+  errors: string[];
+  /** Every call: when it ended (performance.now()), its time, whether it answered ok. */
+  calls: { at: number; ms: number; ok: boolean }[];
+  /** The merchantReference of every payout a person tried to create. */
+  references: string[];
+}
+
+/** `sessions` people working for `seconds` at a human pace against `origin` (the team server, or the bare floor). */
+async function work(origin: string, sessions: { cookie: string; finance: boolean }[], profileId: string, seconds: number, label: string, sentAt?: Map<string, { sent: number; by: number }>): Promise<WorkDone> {
+  const done: WorkDone = { reads: [], writes: [], errors: [], calls: [], references: [] };
+  const deadline = performance.now() + seconds * 1000;
+  const random = prng(label.length + sessions.length);
+  const person = async (who: { cookie: string; finance: boolean }, i: number) => {
+    let lastReference: string | null = null;
+    let n = 0;
+    // A person's first action comes at a random moment of the first pause, so they do not start together.
+    await sleep(random(2_000));
+    while (performance.now() < deadline) {
+      n++;
+      const read = async (channel: string, input: unknown) => {
+        const answer = await timedCall(origin, who.cookie, channel, input, done.calls);
+        done.reads.push(answer.ms);
+        if (!answer.ok) done.errors.push(`${channel}: ${String(answer.value)}`);
+      };
+      if (who.finance && n % 2 === 0) {
+        const form = payoutForm('open_banking', { amount: '10.00', reference: `people-${label}-${i}-${n}`, profileId });
+        const review = await timedCall(origin, who.cookie, 'payouts:review', form, done.calls);
+        done.reads.push(review.ms);
+        const reviewId = (review.value as { reviewId?: string } | null)?.reviewId ?? 'floor';
+        if (!review.ok) done.errors.push(`payouts:review: ${String(review.value)}`);
+        else {
+          done.references.push(String(form.merchantReference));
+          sentAt?.set(String(form.merchantReference), { sent: performance.now(), by: i });
+          const created = await timedCall(origin, who.cookie, 'payouts:create', { ...form, reviewId, confirmed: true }, done.calls);
+          done.writes.push(created.ms);
+          if (!created.ok) done.errors.push(`payouts:create: ${String(created.value)}`);
+          lastReference = String(form.merchantReference);
+        }
+      } else {
+        switch (n % 4) {
+          case 0:
+          case 1:
+            await read('payins:list', { profileId, statusCodes: ['200', '517'], methods: ['credit_card', 'open_banking'], limit: 50 });
+            break;
+          case 2:
+            await read('payins:list', { profileId, search: `req-${random(1_000)}`, limit: 50 });
+            break;
+          default:
+            await read('payouts:list', { profileId, ...(lastReference ? { search: lastReference } : {}), limit: 50 });
+        }
+      }
+      await sleep(1_000 + random(2_000));
+    }
+  };
+  await Promise.all(sessions.map(person));
+  done.reads.sort((a, b) => a - b);
+  done.writes.sort((a, b) => a - b);
+  return done;
+}
+
+/** Part 4: --people at work on instance A, with a batch running and notifications at --notify-rate/s; then the bare floor. */
+async function measurePeopleAtWork(origin: string): Promise<{ figures: Figure[]; sessions: { cookie: string; finance: boolean }[]; profileId: string; floorP99: number }> {
+  const adminCookie = await browserSession(origin, 'alice');
+  const profiles = await browserCall<{ id: string; environment: string; notificationUrl: string }[]>(origin, adminCookie, 'profiles:list', undefined);
+  const local = profiles.find((p) => p.environment === 'local') as { id: string; notificationUrl: string };
+  const sessions: { cookie: string; finance: boolean }[] = [];
+  const streams: (() => void)[] = [];
+  const created = new Map<string, { sent: number; by: number }>();
+  const pushes: number[] = [];
+  for (let i = 0; i < people; i++) {
+    const username = `worker${i + 1}`;
+    const finance = i % 5 === 0;
+    await browserCall(origin, adminCookie, 'team:create-user', { username, displayName: `Worker ${i + 1}`, role: finance ? 'finance' : (['support', 'approver', 'developer'] as const)[i % 3], password: TEAM_PASSWORD });
+    const cookie = await browserSession(origin, username);
+    streams.push(await timePushes(origin, cookie, i, created, pushes));
+    sessions.push({ cookie, finance });
+  }
+  step(`${people} people signed in, their streams open`);
+  const bob = teamDispatch(origin, await teamToken(origin, 'bob'));
+  const form = batchRows(rows, { prefix: `bench-people-${Date.now()}` });
+  let result: WorkDone;
+  let notified: LoadResult;
+  let batchState = 'not started';
+  try {
+    const batch = await uploadBatch(bob, form, { fileName: 'people.csv' });
+    batchState = batch.state;
+    const notifications = new URL(local.notificationUrl);
+    notifications.hostname = '127.0.0.1';
+    [result, notified] = await Promise.all([
+      work(origin, sessions, local.id, workSeconds, 'team', created),
+      // Enough connections that the pace holds while acknowledgements take up to ~80 ms (each connection waits for its answer).
+      runLoad({ url: notifications.toString(), kind: 'notification', connections: Math.max(4, Math.ceil(notifyRate / 12)), seconds: workSeconds, extra: ['--rate', String(notifyRate)] }),
+    ]);
+    const end = await until(() => getBatch(bob, batch.id), (v) => v.state === 'done', BATCH_TIMEOUT_MS);
+    batchState = end.met ? 'done' : `${end.value.state} (paused)`;
+    if (!end.met) await must<BatchView>(bob, 'batches:pause', { id: batch.id });
+    // The last pushes of the last payouts: a little time to arrive.
+    await sleep(1_000);
+  } finally {
+    for (const close of streams) close();
+  }
+  // Each payout created is one push to each other person: one never received counts as PUSH_TIMEOUT_MS.
+  const expected = [...created.values()].length * (people - 1);
+  const lostPushes = Math.max(0, expected - pushes.length);
+  const pushTimes = [...pushes, ...Array.from({ length: lostPushes }, () => PUSH_TIMEOUT_MS)].sort((x, y) => x - y);
+  step(`people at work: ${result.reads.length} reads, ${result.writes.length} writes, ${result.errors.length} errors; ${notified.ok} notifications (${notified.failed} failed); batch ${batchState}`);
+  const floor = await bareFloor(sessions.length, workSeconds, sessions.map((s) => s.finance));
+  const note = `${people} people (${sessions.filter((s) => s.finance).length} finance) for ${workSeconds} s, 1–3 s between actions; a batch of ${rows.toLocaleString('en')} (${batchState}); ${notified.ok} notifications paced at ${notifyRate}/s, ${round(notified.ok / workSeconds)}/s achieved (${notified.failed} failed, p99 ${notified.p99_ms} ms)`;
+  const figures: Figure[] = [
+    { name: `${people} people at work: push of a payout to the other ${people - 1}`, value: round(percentile(pushTimes, 0.99), 1), unit: 'ms p99', target: { op: '<', value: 500 },
+      note: `${created.size} payouts created × ${people - 1} others = ${expected} pushes expected, ${pushes.length} received (${lostPushes} lost, counted as ${PUSH_TIMEOUT_MS} ms), p50 ${round(percentile(pushTimes, 0.5), 1)} ms; from the create's send to the receipt of its 'payouts:payout-changed'` },
+    { name: `${people} people at work: RPC reads`, value: round(percentile(result.reads, 0.99), 1), unit: 'ms p99', target: { op: '<', value: READ_P99_MS }, baseline: round(percentile(floor.reads, 0.99), 2),
+      note: `${result.reads.length} reads, p50 ${round(percentile(result.reads, 0.5), 1)} ms; ${note}; baseline: a bare node:http server under the same people` },
+    { name: `${people} people at work: RPC writes (payout created)`, value: round(percentile(result.writes, 0.99), 1), unit: 'ms p99', target: { op: '<', value: WRITE_P99_MS }, baseline: round(percentile(floor.writes, 0.99), 2),
+      note: `${result.writes.length} payouts created, p50 ${round(percentile(result.writes, 0.5), 1)} ms; baseline: the bare server` },
+    // A run in which no payout was created has not measured writes: that counts as an error too.
+    { name: `${people} people at work: errors`, value: result.errors.length + (result.writes.length === 0 ? 1 : 0), unit: 'calls', target: { op: '<', value: 1 },
+      note: [...result.errors.slice(0, 3), ...(result.writes.length === 0 ? ['no payout was created: writes not measured'] : [])].join('; ') || 'none' },
+  ];
+  return { figures, sessions, profileId: local.id, floorP99: round(percentile([...floor.reads, ...floor.writes].sort((a, b) => a - b), 0.99), 2) };
+}
+
+/**
+ * Part 5: the same people through a round-robin balancer in front of both instances' app ports
+ * (each call to the next instance, a refused connection to the other: sessions are the
+ * database's), the first of them killed -9 halfway through --work-seconds. The survivor's p99 from the
+ * kill on, the calls the kill cut, and each payout a person created held once at the gateway and
+ * in the ledger.
+ */
+async function measureTakeover(cluster: Cluster, sessions: { cookie: string; finance: boolean }[], profileId: string, floorP99: number): Promise<Figure[]> {
+  const [a, b] = servers.slice(-2) as [TeamServerProcess, TeamServerProcess];
+  const balancer = await startLoadBalancer([a, b].map((server) => Number(new URL(server.origin).port)));
+  cleanups.push({ name: 'the app balancer', undo: balancer.close });
+  let killedAt = Number.POSITIVE_INFINITY;
+  const killer = (async () => {
+    await sleep((workSeconds * 1000) / 2);
+    killedAt = performance.now();
+    await killServer(a);
+    step(`people through the balancer: the instance at ${a.origin} killed -9`);
+  })();
+  const result = await work(balancer.origin, sessions, profileId, workSeconds, 'takeover');
+  await killer;
+  const after = result.calls.filter((c) => c.at > killedAt);
+  const survivor = after.filter((c) => c.ok).map((c) => c.ms).sort((x, y) => x - y);
+  const cut = result.calls.filter((c) => !c.ok).length;
+  const held = await holdings(cluster, result.references);
+  step(`takeover: ${result.calls.length} calls, ${after.length} after the kill, ${cut} failed; ${result.references.length} payouts tried, ${held.settled} settled, ${held.duplicates.length} duplicated`);
+  const note = `${sessions.length} people through a round-robin balancer over 2 instances for ${workSeconds} s, one killed -9 at ${workSeconds / 2} s`;
+  return [
+    { name: `${sessions.length} people, 2 instances, one killed -9: survivor's RPC p99 from the kill`, value: round(percentile(survivor, 0.99), 1), unit: 'ms p99', baseline: floorP99,
+      note: `${survivor.length} calls answered after the kill, p50 ${round(percentile(survivor, 0.5), 1)} ms; ${note}; baseline: the bare server's p99 under the same people (part 4)` },
+    { name: `${sessions.length} people, 2 instances, one killed -9: calls failed`, value: cut, unit: 'calls', note: `cut by the kill (in flight on A) or refused; ${result.errors.slice(0, 2).join('; ') || 'none'}` },
+    { name: `${sessions.length} people, 2 instances, one killed -9: payouts duplicated`, value: held.duplicates.length, unit: 'payouts', target: { op: '<', value: 1 },
+      note: held.duplicates.slice(0, 3).join('; ') || `${result.references.length} payouts tried, ${held.settled} held exactly once at the gateway and in the ledger, none twice` },
+  ];
+}
+
+/** The floor of part 4: a bare node:http server answering every call {"ok":true,"value":null}, under the same people doing the same. */
+async function bareFloor(count: number, seconds: number, finance: boolean[]): Promise<WorkDone> {
+  const { createServer } = await import('node:http');
+  const body = '{"ok":true,"value":null}';
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body));
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
+    return await work(origin, Array.from({ length: count }, (_, i) => ({ cookie: 'paydesk_session=bare', finance: finance[i] ?? false })), 'bare-profile', seconds, 'bare');
+  } finally {
+    bare.closeAllConnections();
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+  }
+}
+
 try {
   const cluster = await prepareCluster();
   const [a] = servers as [TeamServerProcess];
   const figures = await measurePushes(a.origin);
   const admin = await teamToken(a.origin, 'alice');
   await teamCall(a.origin, admin, 'team:create-user', { username: 'bob', displayName: 'Bob Finance', role: 'finance', password: TEAM_PASSWORD });
+  const atWork = people > 0 ? await measurePeopleAtWork(a.origin) : undefined;
+  if (atWork) figures.push(...atWork.figures);
   await cluster.start(1);
   step('instance B started');
   const n = rows.toLocaleString('en');
   figures.push(...batchFigures(await runBatch(cluster, 'two', false), `2 instances, batch of ${n}`));
   figures.push(...batchFigures(await runBatch(cluster, 'kill', true), `2 instances, one killed -9, batch of ${n}`));
+  if (atWork) {
+    // The instance the batch's kill took down, started again on its data directory.
+    const dead = servers.findIndex((server) => !live.has(server));
+    if (dead >= 0) await cluster.start(dead);
+    step('both instances running again');
+    figures.push(...(await measureTakeover(cluster, atWork.sessions, atWork.profileId, atWork.floorP99)));
+  }
   await cleanUp();
   step('cleaned up');
   report(figures);

@@ -2,9 +2,10 @@
 # System packages Paydesk needs on Debian/Ubuntu (run as root or with sudo):
 #   build tools for better-sqlite3 and keytar (built from source when no prebuilt binary can be had),
 #   libsecret + gnome-keyring + dbus for the OS keychain, Debian's Chromium for the end-to-end tests,
-#   PostgreSQL for the team ledger's tests (a private cluster is started when no server answers).
+#   PostgreSQL for the team ledger's tests (a private cluster is started when no server answers),
+#   and its client tools (pg_dump, pg_restore) for the team server's backup and restore.
 set -euo pipefail
-packages=(python3 make g++ pkg-config libsecret-1-dev gnome-keyring dbus chromium postgresql)
+packages=(python3 make g++ pkg-config libsecret-1-dev gnome-keyring dbus chromium postgresql postgresql-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,10 +1,14 @@
-// `npm start -- [options]`: builds Paydesk, then opens the Electron window where Electron can run,
-// or web mode where it cannot (no Electron binary, no display) or when `--web` is given.
+// `npm start -- [options]`: builds Paydesk (unless PAYDESK_NO_BUILD=1), then opens the Electron
+// window where Electron can run, or web mode where it cannot (no Electron binary, no display) or
+// when `--web` is given. Web mode runs in this very process: package.json starts this script with
+// `exec`, so npm's child is web mode itself, and SIGTERM or SIGINT to npm (which passes it on), to
+// this process or to the whole process group stops it once, cleanly. Electron is a process of its
+// own, which is passed the signals this one gets.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -39,19 +43,23 @@ function whyWebMode(binary) {
 const binary = electronBinary();
 const webReason = whyWebMode(binary);
 
-run(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn']);
+const wantsHelp = args.includes('--help') || args.includes('-h');
+const built = existsSync(path.join(root, 'out/main/web.js'));
 
-let child;
+// PAYDESK_NO_BUILD=1 starts the build out/ holds already (made once by `npm run build`); --help
+// reads the built entry's help without building again.
+if (process.env.PAYDESK_NO_BUILD !== '1' && !(wantsHelp && built)) run(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn']);
+
 if (webReason) {
-  if (!args.includes('--help') && !args.includes('-h')) console.log(`[paydesk] starting web mode: ${webReason}.`);
+  if (!wantsHelp) console.log(`[paydesk] starting web mode: ${webReason}.`);
   run(process.execPath, [path.join(root, 'scripts/native.mjs'), 'node']);
-  child = spawn(process.execPath, [path.join(root, 'out/main/web.js'), ...args], { cwd: root, stdio: 'inherit' });
+  // The entry reads its command line from process.argv, which is this script's: the same arguments.
+  await import(pathToFileURL(path.join(root, 'out/main/web.js')).href);
 } else {
   run(process.execPath, [path.join(root, 'scripts/native.mjs'), 'electron']);
-  child = spawn(binary, ['.', '--', ...args], { cwd: root, stdio: 'inherit' });
+  const child = spawn(binary, ['.', '--', ...args], { cwd: root, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => child.kill(signal));
-}
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,9 +1,11 @@
 // `npm run gateway -- --port N`: the emulator on its own. Stdout carries exactly one line, the
 // JSON ready line, once the port accepts connections; logs go to stderr. SIGINT / SIGTERM close
-// it cleanly and exit 0.
-import { readFileSync } from 'node:fs';
+// it cleanly and exit 0; more of them while it closes are logged and change nothing (npm passes
+// on the signal it gets, so one sent to the whole process group arrives twice).
 import { parseArgs } from 'node:util';
-import { DEFAULT_DELIVERY_SCHEDULE, DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions } from './index';
+import { DEFAULT_DELIVERY_SCHEDULE, DEFAULT_FEES, DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type FeeSchedule } from './index';
+import { parseFeeOption } from './domain/settlement/fees';
+import { DEFAULT_SETTLEMENT_PERIOD_MS, describePeriod, parsePeriod } from './domain/settlement/periods';
 import { errorMessage } from '../shared/error-message';
 
 const HELP = `Paydesk gateway emulator — a local, stateful implementation of Payment Service API V2.
@@ -24,12 +26,21 @@ Usage: npm run gateway -- [options]
   --notify-timeout-ms MS        an attempt fails when the receiver has not answered in time (default ${DEFAULT_DELIVERY_SCHEDULE.attemptTimeoutMs})
   --rate-limit-burst N          get-status reads available at once per merchant and kind (default ${DEFAULT_RATE_LIMIT.burst})
   --rate-limit-refill N         get-status reads refilled per second (default ${DEFAULT_RATE_LIMIT.refillPerSecond})
+  --settle-every PERIOD         settle successful pay-ins once per PERIOD, per currency: 10s, 5m, 1h, 1d
+                                (1s to 1d; periods are whole multiples from 1970-01-01T00:00Z; default ${describePeriod(DEFAULT_SETTLEMENT_PERIOD_MS)},
+                                a UTC day); POST admin_url/settlements/run settles at once
+  --fee METHOD=PCT%+FIXED       fee kept from each settled pay-in of METHOD, e.g. credit_card=2.9%+0.25
+                                (repeatable; FIXED in the pay-in's currency; the fee is rounded half up
+                                to the currency's minor units). Defaults:
+${Object.entries(DEFAULT_FEES).map(([m, r]) => `                                  ${m}=${r.percent}%+${r.fixed}`).join('\n')}
+  --enforce-wallet-balance      a payout larger than its currency's payout wallet balance ends C405
+                                (default: payouts never refused for funds; top up with POST admin_url/wallet/topups)
   --quiet                       no info logs on stderr (warnings and errors still)
   --help                        this text
 
 Once listening it prints one JSON line on stdout:
   {"base_url":"http://127.0.0.1:N/api/v2","admin_url":"http://127.0.0.1:N/_emulator","merchant_id":"…","merchant_site_id":"…","merchant_token":"…"}
-It runs until SIGINT or SIGTERM, then exits 0. See docs/emulator.md for endpoints, scenarios and faults.
+It runs until SIGINT or SIGTERM, then exits 0. See docs/emulator.md for endpoints, scenarios, faults and settlement.
 `;
 
 const OPTIONS = {
@@ -47,6 +58,9 @@ const OPTIONS = {
   'notify-timeout-ms': { type: 'string' },
   'rate-limit-burst': { type: 'string' },
   'rate-limit-refill': { type: 'string' },
+  'settle-every': { type: 'string' },
+  fee: { type: 'string', multiple: true },
+  'enforce-wallet-balance': { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -76,6 +90,11 @@ export function optionsFromArgs(argv: string[]): EmulatorOptions | 'help' {
   const rateLimit = { burst: num('rate-limit-burst', v['rate-limit-burst'], 1, 100_000), refillPerSecond: num('rate-limit-refill', v['rate-limit-refill'], 0, 100_000, false) };
   const merchant = { merchant_id: v['merchant-id'], merchant_site_id: v['merchant-site-id'], merchant_token: v['merchant-token'] };
   const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Partial<T>;
+  const settlement = {
+    periodMs: settlementPeriod(v['settle-every']),
+    fees: fees(v.fee ?? []),
+    enforceWalletBalance: v['enforce-wallet-balance'],
+  };
   return {
     host: v.host ?? '127.0.0.1',
     port: num('port', v.port, 0, 65_535) ?? 0,
@@ -83,31 +102,40 @@ export function optionsFromArgs(argv: string[]): EmulatorOptions | 'help' {
     merchant: defined(merchant),
     delivery: defined(delivery),
     rateLimit: defined(rateLimit),
+    settlement: defined(settlement),
     quiet: v.quiet ?? false,
   };
 }
 
-/** Parent pid of `pid` from /proc (Linux); undefined elsewhere or when it is gone. */
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
+function settlementPeriod(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parsePeriod(value);
+  if (ms === undefined) throw new UsageError('--settle-every must be a period from 1s to 1d, such as 10s, 5m, 1h or 1d');
+  return ms;
+}
+
+function fees(values: string[]): Partial<FeeSchedule> {
+  const schedule: Partial<FeeSchedule> = {};
+  for (const value of values) {
+    const parsed = parseFeeOption(value);
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    schedule[parsed.method] = parsed.rate;
   }
+  return schedule;
 }
 
 /**
- * `npm run` starts us as npm -> sh -c -> tsx -> node. If a link above us dies (npm's shell is
- * killed by SIGTERM without passing it on), nobody could ever stop this server: stop ourselves
- * rather than linger as an orphan holding the port.
+ * `npm run` starts us as npm -> node (the script line's `exec` replaces npm's shell; tsx is a
+ * loader in this process). If the process that launched us dies (npm killed with SIGKILL, or a
+ * launcher's shell killed without passing the signal on), nobody could ever stop this server:
+ * stop ourselves rather than linger as an orphan holding the port.
  */
-function watchLaunchers(onGone: () => void): void {
-  const parent = process.ppid;
-  const grandparent = parentOf(parent);
-  if (grandparent === undefined) return;
+function watchLauncher(onGone: () => void): void {
+  const launcher = process.ppid;
   const timer = setInterval(() => {
-    if (process.ppid !== parent || parentOf(parent) !== grandparent) onGone();
+    if (process.ppid === launcher) return;
+    clearInterval(timer);
+    onGone();
   }, 500);
   timer.unref();
 }
@@ -127,13 +155,19 @@ async function main(): Promise<void> {
   const emulator = await startEmulator(options);
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      process.stderr.write(`[gateway-emulator] ${signal}: already shutting down\n`);
+      return;
+    }
     stopping = true;
     process.stderr.write(`[gateway-emulator] ${signal}: shutting down\n`);
     // A stuck close must not turn a clean stop into a hang.
     setTimeout(() => process.exit(0), 5_000).unref();
     emulator.close().then(
-      () => process.exit(0),
+      () => {
+        process.stderr.write('[gateway-emulator] stopped\n');
+        process.exit(0);
+      },
       (err: unknown) => {
         process.stderr.write(`[gateway-emulator] close failed: ${String(err)}\n`);
         process.exit(1);
@@ -142,7 +176,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  watchLaunchers(() => stop('launcher gone'));
+  watchLauncher(() => stop('launcher gone'));
   const m = emulator.merchant;
   process.stdout.write(
     `${JSON.stringify({ base_url: emulator.baseUrl, admin_url: emulator.adminUrl, merchant_id: m.merchant_id, merchant_site_id: m.merchant_site_id, merchant_token: m.merchant_token })}\n`,

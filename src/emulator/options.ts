@@ -1,4 +1,5 @@
 // Options of startEmulator and their defaults. The CLI maps its flags onto these.
+import type { FeeSchedule } from './domain/settlement/fees';
 import type { Clock, Ids, Logger } from './runtime';
 
 export interface MerchantCredentials {
@@ -62,6 +63,16 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
 };
 
+/** Settlement of successful pay-ins (docs/emulator.md, "Settlement"). */
+export interface SettlementOptions {
+  /** Length of a settlement period, 1 s to 1 day (DEFAULT_SETTLEMENT_PERIOD_MS, a UTC day). */
+  periodMs: number;
+  /** Fee rates per pay-in method that replace DEFAULT_FEES (kept with the state). */
+  fees: Partial<FeeSchedule>;
+  /** Refuse (C405) a payout larger than its wallet's balance; undefined keeps the stored setting (off by default). */
+  enforceWalletBalance: boolean;
+}
+
 export interface EmulatorOptions {
   host?: string;
   /** 0 = any free port. */
@@ -76,6 +87,7 @@ export interface EmulatorOptions {
   rateLimit?: Partial<RateLimit>;
   scenarioTiming?: Partial<ScenarioTiming>;
   http?: Partial<HttpLimits>;
+  settlement?: Partial<SettlementOptions>;
   /** No info logs (warnings and errors still go to stderr). */
   quiet?: boolean;
   logger?: Logger;

@@ -44,3 +44,6 @@ export function stderrLogger(quiet: boolean): Logger {
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Ten random upper-case hex characters from `ids`: the unique part of short references (settlements, bank entries, wallets). */
+export const referenceToken = (ids: Ids): string => ids.uuid().replaceAll('-', '').slice(-10).toUpperCase();

@@ -8,9 +8,17 @@ import { IdempotencyGate } from './domain/idempotency-gate';
 import { JwtVerifier } from './domain/jwt-verifier';
 import { loadMerchant, MerchantAccount } from './domain/merchant';
 import { PayinService } from './domain/payin-service';
+import type { LifecycleDeps } from './domain/lifecycle';
 import { PayoutService } from './domain/payout-service';
 import { RateLimiter } from './domain/rate-limiter';
+import { SettlementFaultState } from './domain/settlement/faults';
+import { FeeTable } from './domain/settlement/fee-table';
+import { assertFeeOptions } from './domain/settlement/fees';
+import { assertPeriod, DEFAULT_SETTLEMENT_PERIOD_MS } from './domain/settlement/periods';
+import { SettlementScheduler } from './domain/settlement/scheduler';
+import { SettlementService } from './domain/settlement/service';
 import { TimerSet } from './domain/timers';
+import { PayoutWallet } from './domain/wallet';
 import { HOSTED_PREFIX, registerHostedPage } from './hosted/page';
 import { Router } from './http/router';
 import { startTransport, type TransportRefusal } from './http/server';
@@ -26,6 +34,7 @@ import {
   type EmulatorOptions,
 } from './options';
 import { iso, randomIds, stderrLogger, systemClock } from './runtime';
+import { BankRepo } from './store/bank';
 import { openDatabase } from './store/database';
 import { DeliveryRepo } from './store/deliveries';
 import { GroupCommit } from './store/group-commit';
@@ -34,7 +43,9 @@ import { KeyRepo } from './store/keys';
 import { MetaRepo } from './store/meta';
 import { PayinRepo } from './store/payins';
 import { PayoutRepo } from './store/payouts';
+import { SettlementRepo } from './store/settlements';
 import { TokenRepo } from './store/tokens';
+import { WalletRepo } from './store/wallet';
 
 /** Payout paths answer errors in the payout shape (a C-code in status_code), every other path in the pay-in shape. */
 const flavorOf = (path: string | null): Flavor => (path !== null && path.startsWith(`${API_PREFIX}/payouts`) ? 'payout' : 'payin');
@@ -67,6 +78,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
   const timing = { ...DEFAULT_SCENARIO_TIMING, ...options.scenarioTiming };
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
+  const periodMs = assertPeriod(options.settlement?.periodMs ?? DEFAULT_SETTLEMENT_PERIOD_MS);
+  assertFeeOptions(options.settlement?.fees ?? {});
 
   const db = openDatabase(options.dataFile);
   const meta = new MetaRepo(db);
@@ -80,8 +93,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const payoutRepo = new PayoutRepo(db);
   const tokens = new TokenRepo(db);
   const keys = new KeyRepo(db);
-  const payins = new PayinService({ payins: payinRepo, tokens, notifier, clock, ids, timing, timers, log, afterCommit });
-  const payouts = new PayoutService({ payouts: payoutRepo, notifier, clock, ids, timing, timers, log, afterCommit });
+  const lifecycle: LifecycleDeps = { notifier, clock, ids, timing, timers, log, afterCommit };
+  const payins = new PayinService({ ...lifecycle, payins: payinRepo, tokens });
+  const atomic = <T>(work: () => T): T => db.transaction(work);
+  const wallet = new PayoutWallet({ repo: new WalletRepo(db), meta, clock, ids, atomic, enforceBalance: options.settlement?.enforceWalletBalance });
+  const payouts = new PayoutService({ ...lifecycle, payouts: payoutRepo, wallet, atomic });
+  const settlementRepo = new SettlementRepo(db);
+  const bank = new BankRepo(db);
+  const fees = new FeeTable(meta, options.settlement?.fees);
+  const settlementFaults = new SettlementFaultState(meta);
+  const settlements = new SettlementService({ repo: settlementRepo, bank, meta, fees, faults: settlementFaults, atomic, clock, ids, log, periodMs });
   const limiter = new RateLimiter(clock, rateLimit);
   const commits = new GroupCommit(db);
   const gate = new IdempotencyGate(new IdempotencyRepo(db), () => iso(clock.now()), commits);
@@ -90,7 +111,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const router = new Router();
   const urls = { baseUrl: '', adminUrl: '', hostedUrl: '' };
   registerApi(router, deps, gate);
-  registerAdmin(router, { ...deps, notifier, deliveries, schedule, defaultRateLimit: rateLimit, urls });
+  const settlementDeps = { settlements, settlementRepo, bank, walletRepo: new WalletRepo(db), fees, settlementFaults, wallet };
+  registerAdmin(router, { ...deps, ...settlementDeps, notifier, deliveries, schedule, defaultRateLimit: rateLimit, urls });
   registerHostedPage(router, payinRepo, payins);
 
   let transport;
@@ -117,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   notifier.start();
   payins.resume();
   payouts.resume();
+  new SettlementScheduler({ service: settlements, clock, timers, log }).start();
   log.info('listening', { base_url: urls.baseUrl, data: options.dataFile ?? ':memory:' });
 
   let closing: Promise<void> | undefined;

@@ -63,15 +63,24 @@ function surfaces(theme: MantineTheme, scheme: 'light' | 'dark'): string[] {
 }
 
 /**
+ * The light variant's backgrounds, as Mantine draws them: at rest (badges, alerts, the active
+ * navigation link) and under the pointer (that link, a light or subtle button hovered).
+ */
+export function lightVariantBackgrounds(palette: MantineColorsTuple, scheme: 'light' | 'dark'): { rest: string; hover: string } {
+  return scheme === 'light' ? { rest: palette[1], hover: palette[2] } : { rest: darken(palette[9], 0.5), hover: darken(palette[9], 0.3) };
+}
+
+/**
  * Per palette colour: its text colour (`c="red"`, outline badges, anchors) on the page's surfaces,
- * and its light variant's text (badges, alerts) on that variant's own background.
+ * and its light variant's text on that variant's backgrounds, at rest and hovered (Mantine's own,
+ * indigo-9 on indigo-2, read at 4.1:1 under the pointer).
  */
 function colorVariables(theme: MantineTheme, scheme: 'light' | 'dark'): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const [name, palette] of Object.entries(theme.colors)) {
     const text = scheme === 'light' ? readableOn(surfaces(theme, 'light'), shades(palette, [6, 7, 8, 9]), 'light') : readableOn(surfaces(theme, 'dark'), shades(palette, [4, 3, 2, 1, 0]), 'dark');
-    const lightBackground = scheme === 'light' ? (palette[1] as string) : darken(palette[9] as string, 0.5);
-    const lightText = scheme === 'light' ? readableOn([lightBackground], shades(palette, [9]), 'light') : readableOn([lightBackground], shades(palette, [0]), 'dark');
+    const { rest, hover } = lightVariantBackgrounds(palette, scheme);
+    const lightText = scheme === 'light' ? readableOn([rest, hover], shades(palette, [9]), 'light') : readableOn([rest, hover], shades(palette, [0]), 'dark');
     variables[`--mantine-color-${name}-text`] = text;
     variables[`--mantine-color-${name}-outline`] = text;
     variables[`--mantine-color-${name}-light-color`] = lightText;
@@ -116,5 +125,9 @@ export const theme = createTheme({
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     // A link in a sentence is told from the text around it by more than its colour (WCAG 1.4.1).
     Anchor: { defaultProps: { underline: 'always' } },
+    // A badge (a status, a state, a category) reads whole: it is never narrower than its text.
+    // Mantine's clips its label, so a table column or a row of a flex group could squeeze a status
+    // to "OUTCOME UNK…"; now the column or the group makes room, and a list sizes its columns for it.
+    Badge: { styles: { root: { minWidth: 'max-content' } } },
   },
 });

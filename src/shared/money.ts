@@ -35,7 +35,7 @@ export function checkAmount(input: unknown, maxScale: number): AmountCheck {
   const text = typeof input === 'string' ? input : numberText(input);
   const d = text === undefined ? undefined : parseDecimal(text);
   if (d === undefined) return { ok: false, problem: 'not_a_number', message: 'must be a number' };
-  if (d.lte(0)) return { ok: false, problem: 'not_positive', message: 'must be greater than 0' };
+  if (d.lte(0)) return { ok: false, problem: 'not_positive', message: 'must be above 0' };
   if (d.decimalPlaces() > maxScale) {
     return {
       ok: false,
@@ -67,9 +67,20 @@ const DEFAULT_CURRENCY_SCALE = 2;
 
 /** ISO 4217 minor units of a currency (EUR 2, JPY 0, KWD 3), from currency-codes; 2 for an unknown code. */
 export function currencyScale(currency: string): number {
-  const digits = currencyCodes.code(currency.trim().toUpperCase())?.digits;
-  return typeof digits === 'number' && Number.isInteger(digits) && digits >= 0 ? digits : DEFAULT_CURRENCY_SCALE;
+  let scale = scales.get(currency);
+  if (scale === undefined) {
+    const digits = currencyCodes.code(currency.trim().toUpperCase())?.digits;
+    scale = typeof digits === 'number' && Number.isInteger(digits) && digits >= 0 ? digits : DEFAULT_CURRENCY_SCALE;
+    if (scales.size < 1_000) scales.set(currency, scale);
+  }
+  return scale;
 }
+
+/** currencyScale's answers, by the code as given (a statement import asks once per line). */
+const scales = new Map<string, number>();
+
+/** Plain decimal text, the shape most amounts come in: done on the digits, without decimal.js. */
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
  * An amount as its currency writes it: every significant digit it has, and never fewer decimals
@@ -78,6 +89,13 @@ export function currencyScale(currency: string): number {
  * is rounded. A RangeError for text that is not a decimal.
  */
 export function amountText(value: string, currency: string): string {
+  const plain = PLAIN_DECIMAL.exec(value);
+  if (plain) {
+    const integer = plain[2]!.replace(/^0+(?=\d)/, '');
+    const fraction = (plain[3] ?? '').replace(/0+$/, '').padEnd(currencyScale(currency), '0');
+    const zero = /^0*$/.test(integer + fraction);
+    return `${plain[1] && !zero ? '-' : ''}${integer}${fraction === '' ? '' : `.${fraction}`}`;
+  }
   const d = parseDecimal(value);
   if (d === undefined) throw new RangeError(`not a decimal amount: ${value}`);
   return d.toFixed(Math.max(d.decimalPlaces(), currencyScale(currency)));
@@ -126,7 +144,48 @@ export function sumAmounts(values: readonly string[]): string {
   return unitsText(total);
 }
 
+/** What a number of amounts in one currency add up to, exactly. */
+export interface CurrencyTotal {
+  currency: string;
+  amount: string;
+  count: number;
+}
+
+/** Exact totals per currency, in the order of their codes (a batch's totals: its preview, its review, its view). */
+export function totalsByCurrency(items: Iterable<{ currency: string; amount: string }>): CurrencyTotal[] {
+  const byCurrency = new Map<string, string[]>();
+  for (const { currency, amount } of items) {
+    const amounts = byCurrency.get(currency) ?? [];
+    amounts.push(amount);
+    byCurrency.set(currency, amounts);
+  }
+  return [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amounts]) => ({ currency, amount: sumAmounts(amounts), count: amounts.length }));
+}
+
 /** -1, 0 or 1, exactly. */
 export function compareAmounts(a: string, b: string): number {
   return new Decimal(a).comparedTo(new Decimal(b));
+}
+
+/**
+ * Amount text as a person typed it (a form, a CSV cell), ready for the shared validator: the
+ * exact JSON number it stands for, or why it is none, in the person's words. Only plain digits
+ * with an optional dot and decimals go on; "-5", "1e3", "10,50" or "007" are named for what they
+ * are (the validator then checks the scale and size of the rest). Pay-ins, payouts and batch rows
+ * say it alike, in the renderer and in main.
+ */
+export function typedAmount(text: string): { ok: true; value: LosslessNumber } | { ok: false; message: string } {
+  const t = text.trim();
+  if (/^(0|[1-9]\d*)(\.\d+)?$/.test(t)) return { ok: true, value: new LosslessNumber(t) };
+  return { ok: false, message: typedAmountProblem(t) };
+}
+
+function typedAmountProblem(t: string): string {
+  if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(t)) return `must be written out in digits, such as 1000 or 10.50, not as ${t}`;
+  const signed = /^-\s*\d/.test(t);
+  if (signed || /^(0+\.?0*|\.0+)$/.test(t)) return 'must be above 0';
+  if (/^\+\s*\d/.test(t)) return 'must be written without a sign, such as 10.50';
+  if (/^\d[\d,.\s]*$/.test(t) && t.includes(',')) return 'must use a dot before the decimals and no thousands separators, such as 1000.50';
+  if (/^0\d+(\.\d+)?$/.test(t)) return 'must be written without leading zeros, such as 7 or 0.70';
+  return 'must be a number such as 10.50 (digits, an optional dot and decimals)';
 }

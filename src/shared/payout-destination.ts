@@ -118,3 +118,27 @@ export function describeDestination(method: string, details: DestinationDetails)
   const summary = destinationSummary(method, details);
   return kind === undefined ? 'unknown destination' : `${kind} ${summary || '?'}`;
 }
+
+/**
+ * Who is paid, in one normalised text, to recognise a second payout to the same account: the IBAN
+ * in capitals without spaces, the network and wallet address in lower case, the sort code and
+ * account number; for a card only its first 6 and last 4 digits (the ledger's card facts: a full
+ * card number is never stored or compared). Null when the destination is incomplete. The upgrade
+ * that added these keys (SQLite 0019, PostgreSQL 0006) computes the same from the stored requests.
+ */
+export function beneficiaryKey(method: string, details: DestinationDetails, card?: { bin: string | null; last4: string | null } | null): string | null {
+  const d = reader(details);
+  const squeezed = (key: string) => d(key).replace(/ /g, '');
+  switch (method) {
+    case 'open_banking':
+      return squeezed('iban') ? `iban:${squeezed('iban').toUpperCase()}` : null;
+    case 'crypto':
+      return squeezed('walletAddress') && d('network').trim() ? `wallet:${d('network').trim().toLowerCase()}:${squeezed('walletAddress').toLowerCase()}` : null;
+    case 'fps':
+      return squeezed('sortCode') && squeezed('accountNumber') ? `account:${squeezed('sortCode').replace(/-/g, '')}:${squeezed('accountNumber')}` : null;
+    case 'credit_card':
+      return card?.bin && card.last4 ? `card:${card.bin}…${card.last4}` : null;
+    default:
+      return null;
+  }
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
+import { until } from '../helpers/poll';
 import { freePort, launchBrowser, openApp, rpc, screenshot as saveScreenshot, startWebApp, type WebApp } from './harness';
 import { payinForm as samplePayin } from '../helpers/fixtures';
 
@@ -24,14 +25,6 @@ const declinedRef = `codes-302-${tag}`;
 const unknownRef = `codes-777-${tag}`;
 
 const payinForm = (requestId: string, email: string) => samplePayin('open_banking', { requestId, email, amount: '12.34' });
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 beforeAll(async () => {
   const temp = tempDir('paydesk-e2e-codes-');

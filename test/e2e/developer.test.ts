@@ -4,31 +4,15 @@
 // the embedded emulator in web mode.
 import type { Browser, Locator, Page } from 'playwright-core';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/main/ledger/connection';
-import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp as openAppIn, pick, rpc, screenshot, startWebApp, type WebApp } from './harness';
+import { openApp as openAppIn, pick, rpc, screenshot, useWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
-let cleanup: () => void;
 let dataDir: string;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-dev-');
-  cleanup = temp.cleanup;
-  dataDir = path.join(temp.dir, 'data');
-  app = await startWebApp(dataDir);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  if (code !== 0) console.log(app?.output());
-  cleanup?.();
-  expect(code).toBe(0);
-});
+useWebApp('dev', (web) => ({ app, browser, dataDir } = web));
 
 interface Profile {
   id: string;
@@ -208,6 +192,8 @@ describe('sandbox playground: JWT tools', () => {
   it('signs a decrypt JWT, flags a tampered copy as "signature invalid" with its iat skew, and survives hostile input', async () => {
     if (!(await localProfile()).credentials.privateKey.set) await rpc(app, 'credentials:generate-key', { profileId: (await localProfile()).id });
     const { page, panel } = await openPlayground('JWT tools');
+    // With a key, the decoder says it checks the signature against it (without one it says it cannot: below).
+    expect(await panel.getByText('Paste any string.').textContent()).toMatch(/The signature is checked against the public key of "Local emulator"/);
     await panel.getByRole('textbox', { name: '…or a token reference' }).fill('tok_e2e_reference');
     await panel.getByRole('button', { name: 'Sign JWT' }).click();
     const signed = panel.getByTestId('signed-jwt');
@@ -244,11 +230,24 @@ describe('sandbox playground: JWT tools', () => {
     // Hostile input: described, never a crash.
     await decode.fill('<script>alert(1)</script>');
     await panel.getByRole('button', { name: 'Decode', exact: true }).click();
-    await expect.poll(() => panel.getByTestId('jwt-signature-why').last().textContent()).toMatch(/not a well-formed compact JWS/);
+    await expect.poll(() => panel.getByTestId('jwt-signature-why').last().textContent()).toMatch(/^Not a well-formed compact JWS: .+\. There is no signature to check, with or without a key\.$/);
+    // Nothing could be checked, so nothing is called invalid.
+    expect(await panel.getByTestId('jwt-signature').last().textContent()).toBe('malformed: cannot be checked');
     await decode.fill('x'.repeat(70_000));
     await panel.getByRole('button', { name: 'Decode', exact: true }).click();
     await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'Could not decode' }).textContent()).toMatch(/65536/);
     expect(await page.getByRole('heading', { level: 2, name: 'Sandbox playground' }).isVisible()).toBe(true);
+    // A profile without a key: the decoder does not claim to check a signature.
+    const keyless = await rpc<{ id: string }>(app, 'profiles:create', { name: 'Keyless sandbox', environment: 'sandbox', baseUrl: 'https://sandbox.example/api/', merchantId: 'm-keyless', merchantSiteId: 's-keyless' });
+    await rpc(app, 'profiles:activate', { id: keyless.id });
+    try {
+      const other = await openPlayground('JWT tools');
+      await expect.poll(() => other.panel.getByText('Paste any string.').textContent()).toMatch(/"Keyless sandbox" has no JWT key, so no signature can be checked/);
+      await other.page.close();
+    } finally {
+      await rpc(app, 'profiles:activate', { id: (await localProfile()).id });
+      await rpc(app, 'profiles:delete', { id: keyless.id });
+    }
     await page.close();
   });
 });

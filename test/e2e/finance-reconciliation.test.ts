@@ -4,11 +4,10 @@
 // exception opened to its transaction, the sweep run to the end and cancelled, CSV exports saved.
 // Setup goes through the contract (rpc); every check is on what the page shows or saves.
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/temp-dir';
-import { downloaded, launchBrowser, openApp, rpc, screenshot as saveScreenshot, startWebApp, type WebApp } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/poll';
+import { downloaded, openApp, rpc, screenshot as saveScreenshot, useWebApp, type WebApp } from './harness';
 import { payinForm as samplePayin, payoutForm as samplePayout } from '../helpers/fixtures';
 
 /** Full-page screenshot from the top, so the fixed header sits where the user sees it. */
@@ -20,7 +19,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
 let app: WebApp;
 let browser: Browser;
 let page: Page;
-let cleanup: () => void;
 
 interface Payin {
   id: number;
@@ -68,23 +66,11 @@ const claim = (payinId: string, requestId: string, statusCode: number, amount: n
   updated_at: new Date().toISOString(),
 });
 
-/** Setup-time polling (expect.poll only runs inside a test); bounded. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 let declined: Payin;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-recon-');
-  cleanup = temp.cleanup;
-  app = await startWebApp(path.join(temp.dir, 'data'));
-  browser = await launchBrowser();
+useWebApp('recon', (web) => ({ app, browser } = web));
 
+beforeAll(async () => {
   // Two successes (10.10 + 20.20 = 30.30 EUR), one decline (5.00 EUR), three pending USD pay-ins
   // (for the sweep), one payout of 25.00 GBP.
   await Promise.all([
@@ -97,6 +83,8 @@ beforeAll(async () => {
   // The +s scenarios complete within 2 s; their notifications are then verified by status reads.
   await until(async () => (await payinsWith(['200', '302'])).length === 3, 'the +s200 and +s302 pay-ins to end', 15_000);
   declined = (await payinsWith(['302']))[0] as Payin;
+  // Its own notification of 302 is in and confirmed first: the forged 200 below contradicts a final status already notified.
+  await until(async () => (await rpc<{ payin: { lastNotifiedStatus: string | null; verification: string } }>(app, 'payins:get', { id: declined.id })).payin.verification === 'verified', 'the decline notified and confirmed', 15_000);
 
   const local = (await rpc<Profile[]>(app, 'profiles:list')).find((p) => p.environment === 'local') as Profile;
   // A forged claim that the declined pay-in succeeded: the status read contradicts it (mismatch).
@@ -108,12 +96,6 @@ beforeAll(async () => {
   await page.getByRole('navigation').getByRole('link', { name: 'Reconciliation' }).click();
   await page.getByRole('heading', { level: 2, name: 'Reconciliation' }).waitFor();
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  cleanup?.();
-});
 
 /** The cells of the totals row for one subject / group value / currency. */
 async function totalsRow(table: string, cells: string[]): Promise<string[] | null> {
@@ -180,6 +162,10 @@ describe('reconciliation', () => {
     const row = mismatches.getByRole('row').filter({ hasText: declined.requestId });
     await row.waitFor();
     expect(await row.textContent()).toContain('302');
+    // Flagged as a mismatch, it never reads as agreement: the claim that contradicts (200), then the status read (302).
+    const notifiedRead = row.getByTestId('notified-read');
+    expect((await notifiedRead.textContent())?.trim()).toBe('200 / 302');
+    expect(await notifiedRead.getAttribute('title')).toBe("A notification claimed 200, contradicting the ledger's 302. Status read: 302.");
     await row.click();
     await page.waitForURL(new RegExp(`#/payins/${declined.id}$`));
     // The pay-in's own screen opens, naming it.
@@ -247,7 +233,8 @@ describe('reconciliation', () => {
     const [totalsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export totals CSV' }).click()]);
     expect(totalsFile.suggestedFilename()).toMatch(/^paydesk-totals-.*\.csv$/);
     const totals = await readFile((await totalsFile.path()) as string, 'utf8');
-    expect(totals.split('\r\n')[0]).toBe('subject,day,currency,method,status_code,status_category,final,count,amount');
+    // A byte order mark first, so Excel reads the file as UTF-8.
+    expect(totals.split('\r\n')[0]).toBe('\ufeffsubject,day,currency,method,status_code,status_category,final,count,amount');
     expect(totals).toContain(`payin,${today},EUR,open_banking,200,success,true,2,30.30`);
     expect(totals).toContain(`payout,${today},GBP,fps,`);
 
@@ -258,6 +245,14 @@ describe('reconciliation', () => {
     const lines = orphans.trim().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`ghost-req-${tag}`);
+
+    // The status mismatch list's file says what its row says: ledger 302, notified 200, read 302.
+    await page.getByRole('tab', { name: /Status mismatch/ }).click();
+    const { text: mismatchCsv } = await downloaded(page, () => page.getByRole('button', { name: 'Export list CSV' }).click());
+    const [header, mismatch] = mismatchCsv.trim().split('\r\n');
+    expect(header).toContain(',status_code,notified_status,verified_status,verification,');
+    expect(mismatch).toContain(`,${declined.requestId},`);
+    expect(mismatch).toContain(',302,200,302,mismatch,');
   });
 
   it('reads the same in the dark theme', async () => {

@@ -233,6 +233,10 @@ describe('a CSV batch', () => {
     await screenshot(page, 'payout-batch-preview');
 
     await page.getByRole('button', { name: `Start batch of ${valid}` }).click();
+    // The rows left out are said before anything starts.
+    const leftOut = page.getByRole('dialog', { name: 'Rows will be left out' });
+    expect(await leftOut.getByTestId('left-out-count').textContent()).toBe(`${valid} of ${valid + 3} rows will be sent; 3 are left out.`);
+    await leftOut.getByRole('button', { name: `Send ${valid} payouts` }).click();
     const progress = page.getByTestId('batch-progress');
     await progress.waitFor();
     await progress.getByRole('button', { name: 'Pause' }).click();
@@ -274,6 +278,7 @@ describe('environments', () => {
 
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('radio', { name: 'Activate Shop live' }).click();
+    await page.getByRole('dialog', { name: 'Switch to “Shop live”, a live profile?' }).getByRole('button', { name: 'Switch to “Shop live” (live)' }).click();
     await expect.poll(() => page.getByTestId('environment-badge').getAttribute('data-environment')).toBe('live');
     await page.getByRole('navigation').getByRole('link', { name: 'Payouts' }).click();
     await tab('New payout');

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 13, point 15: with the keychain locked, Settings said "Keychain AVAILABLE" while every
+// With the keychain locked, Settings said "Keychain AVAILABLE" while every
 // write failed with "Cannot create an item in a locked collection". The built app runs in web mode
 // on a private D-Bus session whose real gnome-keyring is locked: Settings and the banner say
 // "locked" and how to unlock, saving a merchant-token says why it failed, and once the keyring is

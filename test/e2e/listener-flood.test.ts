@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 13, point 13: weight under hostile traffic, on the real built app in web mode. About
+// Weight under hostile traffic, on the real built app in web mode. About
 // 2,000 hostile requests (oversized, large orphans, garbage, repeated keys, wrong content type,
 // near-limit headers, bodies past the hard cap) reach a profile's listener while the webhook
 // inspector is open in Chromium. Main's resident memory, read from /proc through the flood, stays
@@ -9,30 +9,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { floodListener } from '../helpers/hostile-flood';
-import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, rpc, startWebApp, type WebApp } from './harness';
+import { openApp, rpc, useWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
-let cleanup: () => void;
 let dataDir: string;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-flood-');
-  cleanup = temp.cleanup;
-  dataDir = path.join(temp.dir, 'data');
-  app = await startWebApp(dataDir);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  cleanup?.();
-  expect(code).toBe(0);
-});
+useWebApp('flood', (web) => ({ app, browser, dataDir } = web));
 
 const MiB = 1024 * 1024;
 const residentBytes = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) * 1024;

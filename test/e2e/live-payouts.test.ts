@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
-// Issue 13, points 1-3, in Chromium against web mode with a LIVE profile that points at an
+// Live payouts (review, unknown outcomes, unreachable notifications), in Chromium against web mode with a LIVE profile that points at an
 // independent https test gateway on 127.0.0.1 (its certificate trusted through NODE_EXTRA_CA_CERTS).
 // Every path to a live payout — New payout, the playground's payout tab, a CSV batch, the resume of
 // a payout whose answer was lost — goes through main's review and an explicit confirmation, and
 // main refuses the send without it; the lost payout is settled from its page and from the Unknown
-// outcomes list under its one key; the gateway cannot post notifications to this machine, so the
-// screens say so and the status is read instead.
+// outcomes list under its one key (the gateway reads payouts by payout_id only: asked once by
+// merchantReference, the page and the list say so once); the gateway cannot post
+// notifications to this machine, so the screens say so and the status is read instead.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const live = await rpc<{ id: string }>(app, 'profiles:create', { name: 'Shop live', environment: 'live', baseUrl: gateway.baseUrl, merchantId: gateway.merchant.merchant_id, merchantSiteId: gateway.merchant.merchant_site_id });
   liveId = live.id;
   await rpc(app, 'credentials:set-merchant-token', { profileId: liveId, token: gateway.merchant.merchant_token });
-  await rpc(app, 'profiles:activate', { id: liveId });
+  await rpc(app, 'profiles:activate', { id: liveId, confirmed: true });
   browser = await launchBrowser();
   page = await openApp(browser, app, { live: true });
 });
@@ -156,18 +157,28 @@ describe('a live payout whose answer was lost', () => {
     await page.getByTestId('settle-unknown').click();
     const row = page.locator('[data-row-key]').filter({ hasText: reference });
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('only after its review');
+    // Without a payout_id it was looked up by its merchantReference, which this gateway (payouts by
+    // payout_id only) refused: the row says so, once.
+    expect((await row.textContent())?.match(/reads payouts by payout_id only/g)).toHaveLength(1);
     expect(gateway.calls.filter((c) => c.idempotencyKey === key)).toHaveLength(sends);
     await screenshot('unknown-outcomes');
     await row.click();
 
     const panel = page.getByTestId('settle-panel');
     await panel.waitFor();
-    // Without a payout_id it is read by its merchantReference: this gateway cannot look it up, says
-    // so, and nothing is sent.
-    await page.getByRole('button', { name: 'Re-read status' }).click();
-    await expect.poll(() => page.getByText(/The status read failed/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    expect(gateway.calls.filter((c) => c.path === '/payouts/get-status' && c.reference === reference).length).toBeGreaterThan(0);
+    // The page says it once, offers no re-read it cannot make, and points to the resume; the one
+    // rejected read is in the timeline, and the gateway is not asked that way again.
+    const note = panel.getByTestId('reference-read-refused');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/HTTP 400 MISSING_PARAMS.*Resume under the same key settles it/);
+    expect(await page.getByTestId('transaction-detail').getByText(/reads payouts by payout_id only/).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Re-read status' }).count()).toBe(0);
+    const byReference = () => gateway.calls.filter((c) => c.path === '/payouts/get-status' && c.reference === reference);
+    expect(byReference()).toHaveLength(1);
+    await expect.poll(() => page.locator('[data-testid="timeline-entry"][data-kind="status_read"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="timeline-entry"][data-kind="status_read"]').textContent()).toMatch(/rejected/);
     expect(gateway.calls.filter((c) => c.idempotencyKey === key)).toHaveLength(sends);
+    await screenshot('reference-read-refused');
     expect(await panel.getByTestId('settle-key').textContent()).toBe(key);
     await panel.getByTestId('settle-resume').click();
     const resumeReview = page.getByRole('dialog').getByTestId('payout-review');
@@ -189,6 +200,8 @@ describe('a live payout whose answer was lost', () => {
     await page.getByTestId('settle-panel').waitFor({ state: 'detached' });
     expect(gateway.keysFor(reference)).toEqual([key]);
     expect(gateway.created(reference)).toBe(1);
+    // Settled, it has its payout_id: read by it from now on, never again by merchantReference.
+    expect(byReference()).toHaveLength(1);
   });
 });
 

@@ -1,37 +1,21 @@
 /// <reference lib="dom" />
-// Issue 13, points 5, 9 and 10, where the user sees them, in Chromium against web mode and the
+// What the records keep (the card that paid, amounts as written, stale notifications), where the user sees them, in Chromium against web mode and the
 // embedded emulator: a crypto payout of 15.70 EUR reads 15.70 EUR from the review to search; the
 // signing key's kid is shown as typed; a tokenization notification's 200 reads as the vaulting's
 // result in the playground's live panel; a token charge's page names the card that paid and the
 // profile by name; a late, older notification is labelled stale, not applied.
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, rpc, screenshot as save, startWebApp, type WebApp } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openApp, rpc, screenshot as save, useWebApp, type WebApp } from './harness';
 import { payinForm } from '../helpers/fixtures';
 
 let app: WebApp;
 let browser: Browser;
-let cleanup: () => void;
 const tag = Math.random().toString(36).slice(2, 8);
 const CARD_YEAR = String(new Date().getUTCFullYear() + 3);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-records-');
-  cleanup = temp.cleanup;
-  app = await startWebApp(path.join(temp.dir, 'data'));
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  if (code !== 0) console.log(app?.output());
-  cleanup?.();
-  expect(code).toBe(0);
-});
+useWebApp('records', (web) => ({ app, browser } = web));
 
 /** What the page shows, polled (a gateway round trip takes longer than vitest's default second). */
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
@@ -70,7 +54,7 @@ const localProfile = async (): Promise<Profile> => {
   return local;
 };
 
-describe('amounts as their currency writes them (point 9)', () => {
+describe('amounts as their currency writes them', () => {
   it('shows a crypto payout of 15.70 EUR as 15.70 EUR in the review, the result, the list, the detail and search', async () => {
     const page = await openApp(browser, app);
     const reference = `e2e-crypto-${tag}`;
@@ -111,7 +95,7 @@ describe('amounts as their currency writes them (point 9)', () => {
   });
 });
 
-describe('the signing key, tokenization and a token charge (points 5 and 10)', () => {
+describe('the signing key, tokenization and a token charge', () => {
   it('shows the kid as typed, the tokenization result as the vaulting\'s, and on the charge the card that paid and the profile by name', async () => {
     const page = await openApp(browser, app);
     // Settings: a kid with both cases, generated as the user would.
@@ -167,7 +151,7 @@ describe('the signing key, tokenization and a token charge (points 5 and 10)', (
   });
 });
 
-describe('a late, older notification (point 10)', () => {
+describe('a late, older notification', () => {
   it('is labelled stale — changed nothing, on the pay-in page and in the webhook inspector', async () => {
     const requestId = `e2e-stale-${tag}`;
     const created = await rpc<{ payin: { id: number; payinId: string } }>(app, 'payins:create', payinForm('open_banking', { requestId, amount: '10.00', email: 'ana+s200@example.com' }));

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { serverSentEvents } from '../../src/main/services/team/team-link';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -104,21 +105,12 @@ export async function readEvents(origin: string, auth: string | { cookie: string
   if (!response.ok || !response.body) throw new Error(`${origin}/events answered ${response.status}`);
   const seen: { channel: string; data: unknown; at: number }[] = [];
   const waiters = new Set<() => void>();
+  const body = response.body;
   void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const channel = /^event: (.+)$/m.exec(frame)?.[1];
-          const data = /^data: (.+)$/m.exec(frame)?.[1];
-          if (channel && data) seen.push({ channel, data: JSON.parse(data) as unknown, at: Date.now() });
-          for (const wake of waiters) wake();
-        }
+      for await (const frame of serverSentEvents(body)) {
+        if (frame.event && frame.data) seen.push({ channel: frame.event, data: JSON.parse(frame.data) as unknown, at: Date.now() });
+        for (const wake of waiters) wake();
       }
     } catch {
       // closed

@@ -1,35 +1,20 @@
 /// <reference lib="dom" />
-// Issue 13, point 14, as a user: malformed notifications and orphans arrive at the listener;
+// The notification retention rule, as a user: malformed notifications and orphans arrive at the listener;
 // Settings shows how many raw bodies the profile keeps and the rule; tightening the rule applies
 // at once (malformed ones deleted, the oldest orphans keep their facts without body), the change
 // is in the audit log, and the webhook inspector says what was dropped and when.
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payinNotification } from '../helpers/http';
 import { openReader } from '../helpers/ledger';
-import { tempDir } from '../helpers/temp-dir';
-import { launchBrowser, openApp, rpc, screenshot, startWebApp, type WebApp } from './harness';
+import { openApp, rpc, screenshot, useWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
-let cleanup: () => void;
 let dataDir: string;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-retention-');
-  cleanup = temp.cleanup;
-  dataDir = path.join(temp.dir, 'data');
-  app = await startWebApp(dataDir);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  cleanup?.();
-  expect(code).toBe(0);
-});
+useWebApp('retention', (web) => ({ app, browser, dataDir } = web));
 
 describe('notification retention in Settings', () => {
   it('shows what is kept, applies a tighter rule at once, audits it, and the inspector says what was dropped', async () => {

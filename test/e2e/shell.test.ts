@@ -2,29 +2,15 @@
 // page.waitForFunction callbacks run in the browser, so this file also sees DOM types.
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir';
-import { freePort, launchBrowser, openApp as openAppIn, screenshot, startWebApp, type WebApp } from './harness';
+import { freePort, openApp as openAppIn, screenshot, startWebApp, useWebApp, type WebApp } from './harness';
 
 let app: WebApp;
 let browser: Browser;
 let dataDir: string;
-let cleanup: () => void;
 
-beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-');
-  cleanup = temp.cleanup;
-  dataDir = path.join(temp.dir, 'data');
-  app = await startWebApp(dataDir);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  cleanup?.();
-  expect(code).toBe(0);
-});
+useWebApp('shell', (web) => ({ app, browser, dataDir } = web));
 
 const openApp = (): Promise<Page> => openAppIn(browser, app);
 
@@ -36,6 +22,10 @@ describe('web mode in Chromium', () => {
     expect(labels).toEqual(['Pay-ins', 'Payouts', 'Reconciliation', 'Code explorer', 'Webhook inspector', 'Sandbox playground', 'Settings']);
     // The token is dropped from the address bar once the page has it.
     expect(page.url()).not.toContain('token=');
+    // The header's icons are drawn, not emoji: a machine without an emoji font shows a box for one.
+    const bell = page.getByTestId('notice-bell');
+    expect(await bell.locator('svg').count()).toBe(1);
+    expect((await bell.textContent())?.trim()).toBe('');
     await screenshot(page, 'shell');
     await page.close();
   });
@@ -157,12 +147,13 @@ describe('settings: profiles and credentials', () => {
     await dialog.getByLabel('merchant_site_id').fill('s-42');
     await dialog.getByRole('button', { name: 'Create profile' }).click();
     // The error names the field and the fix.
-    await expect.poll(() => dialog.getByText('Must end in /api/v2', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText('Must end in /api/v2, e.g. https://pay.example.com/api/v2', { exact: true }).isVisible()).toBe(true);
     await dialog.getByLabel(/Live base URL/).fill('https://pay.example.com/api/v2');
     await dialog.getByRole('button', { name: 'Create profile' }).click();
     await dialog.waitFor({ state: 'detached' });
 
     await page.getByRole('radio', { name: 'Activate Shop live' }).click();
+    await page.getByRole('dialog', { name: 'Switch to “Shop live”, a live profile?' }).getByRole('button', { name: 'Switch to “Shop live” (live)' }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="environment-badge"]')?.getAttribute('data-environment') === 'live');
     await expect.poll(() => page.getByTestId('environment-badge').textContent()).toBe('Live · Shop live');
 

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// A slow create, as the person who sent it sees it (issue 13, point 12): against gateway doubles
+// A slow create, as the person who sent it sees it: against gateway doubles
 // on 127.0.0.1 that stall, answer 503 or 429 with Retry-After, then 200 (or never answer well),
 // the screen shows live the try under way against the policy's bound, the time since the first
 // try, what happens next (a Retry-After wait, the same key again, giving up as "unknown") and the
@@ -32,7 +32,7 @@ function localCertificate(dir: string): { key: string; cert: string; certFile: s
 
 async function profile(name: string, environment: 'sandbox' | 'live', baseUrl: string): Promise<string> {
   // A public notification URL: with the loopback listener's, Paydesk would poll these transactions'
-  // status (issue 13, point 3), and a poll would take one of the answers scripted for the creates.
+  // status, and a poll would take one of the answers scripted for the creates.
   const created = await rpc<{ id: string }>(app, 'profiles:create', { name, environment, baseUrl, merchantId: 'm-slow', merchantSiteId: 's-slow', notificationPublicUrl: 'https://hooks.shop.example/paydesk/' });
   await rpc(app, 'credentials:set-merchant-token', { profileId: created.id, token: 'slow-gateway-token-1' });
   return created.id;
@@ -180,7 +180,7 @@ describe('a slow create shows its tries live', () => {
   });
 
   it('New payout on a live profile: the review shows the stalled try, then the next, with the payout policy', async () => {
-    await rpc(app, 'profiles:activate', { id: liveId });
+    await rpc(app, 'profiles:activate', { id: liveId, confirmed: true });
     const from = liveGateway.requests.length;
     liveGateway.script(
       { type: 'respond', status: 503, delayMs: 2_500, body: { status: 'error', status_code: 'C501' } },

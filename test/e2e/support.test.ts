@@ -5,14 +5,13 @@
 // CSV, opens rows from the keyboard, updates live and stays virtualised over hundreds of rows.
 // Setup goes through the contract (rpc); every check is on what the page shows or saves.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/temp-dir';
-import { downloaded, launchBrowser, openApp, pick, rpc, screenshot, startWebApp, type WebApp } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/poll';
+import { downloaded, openApp, pick, rpc, screenshot, useWebApp, type WebApp } from './harness';
 import { payinForm } from '../helpers/fixtures';
 
 let app: WebApp;
 let browser: Browser;
-let cleanup: () => void;
 
 interface Payin {
   id: number;
@@ -38,15 +37,6 @@ async function createPayin(requestId: string, method: Method, email: string, amo
 /** What the page shows, polled (vitest's default of 1 s is short for a gateway round trip). */
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 
-/** Setup-time polling (expect.poll only runs inside a test); bounded. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function payin(id: number): Promise<Payin> {
   return (await rpc<{ payin: Payin }>(app, 'payins:get', { id })).payin;
 }
@@ -55,7 +45,7 @@ async function verified(id: number, status: string): Promise<void> {
   await until(async () => {
     const p = await payin(id);
     return p.statusCode === status && p.verification === 'verified';
-  }, `pay-in ${id} verified at ${status}`);
+  }, `pay-in ${id} verified at ${status}`, 10_000);
 }
 
 async function openSearch(page: Page, query: string) {
@@ -76,22 +66,13 @@ let twinA: Payin;
 let twinB: Payin;
 const twinEmail = `bob-${tag}+s200@example.com`;
 
+useWebApp('support', (web) => ({ app, browser } = web));
+
 beforeAll(async () => {
-  const temp = tempDir('paydesk-e2e-support-');
-  cleanup = temp.cleanup;
-  app = await startWebApp(temp.dir);
-  browser = await launchBrowser();
   declined = await createPayin(ref('declined'), 'credit_card', `ana-${tag}+s302@example.com`);
   twinA = await createPayin(ref('twin-a'), 'open_banking', twinEmail);
   twinB = await createPayin(ref('twin-b'), 'crypto', twinEmail);
   await Promise.all([verified(declined.id, '302'), verified(twinA.id, '200'), verified(twinB.id, '200')]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const code = await app?.stop();
-  cleanup?.();
-  expect(code).toBe(0);
 });
 
 describe('support agent: global search and the pay-in detail', () => {
@@ -209,7 +190,7 @@ describe('pay-ins list', () => {
     const filters = { statusCodes: ['200'], methods: ['open_banking'] };
     const expected = { ...(await rpc<{ items: Payin[] }>(app, 'payins:list', filters)), ...(await rpc<{ total: number }>(app, 'payins:count', filters)) };
     expect(expected.total).toBeGreaterThan(0);
-    await poll(() => page.getByTestId('payins-total').textContent()).toBe(`${expected.total} ${expected.total === 1 ? 'pay-in' : 'pay-ins'} match`);
+    await poll(() => page.getByTestId('payins-total').textContent()).toBe(`${expected.total} ${expected.total === 1 ? 'pay-in matches' : 'pay-ins match'}`);
     await poll(async () => (await dataRows(page).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')))).sort()).toEqual(expected.items.map((p) => String(p.id)).sort());
     for (const text of await dataRows(page).allTextContents()) {
       expect(text).toContain('200 · Success');
@@ -227,7 +208,7 @@ describe('pay-ins list', () => {
     await page.getByRole('option', { name: 'Open banking successes' }).click();
     await page.waitForURL(/status=200/);
     expect(page.url()).toContain('method=open_banking');
-    await poll(() => page.getByTestId('payins-total').textContent()).toBe(`${expected.total} ${expected.total === 1 ? 'pay-in' : 'pay-ins'} match`);
+    await poll(() => page.getByTestId('payins-total').textContent()).toBe(`${expected.total} ${expected.total === 1 ? 'pay-in matches' : 'pay-ins match'}`);
 
     const { download, text } = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
     expect(download.suggestedFilename()).toMatch(/^paydesk-payins-.*\.csv$/);
@@ -256,12 +237,13 @@ describe('pay-ins list', () => {
     await screenshot(page, 'payins');
 
     // The badges explain themselves on hover (each tooltip is set up on its first hover only).
-    const tooltip = (text: string) => page.locator('[role="tooltip"]').filter({ hasText: text });
+    const tooltip = (text: string | RegExp) => page.locator('[role="tooltip"]').filter({ hasText: text });
     await rowOf(page, fresh.id).locator('[data-status="200"]').hover();
-    await tooltip('Success: ').waitFor();
+    // The category said once: 200's meaning is "Success" (not "Success: Success").
+    await tooltip(/^Success$/).waitFor();
     await rowOf(page, fresh.id).locator('[data-verification="verified"]').hover();
     await poll(() => tooltip('Status read: 200 at ').textContent()).toMatch(/^Notified: 200 at .* Status read: 200 at /);
-    await poll(() => tooltip('Success: ').count()).toBe(0);
+    await poll(() => tooltip(/^Success$/).count()).toBe(0);
 
     // Keyboard: into the rows, one down, Enter opens that row.
     const second = await dataRows(page).nth(1).getAttribute('data-row-key');
@@ -277,7 +259,7 @@ describe('pay-ins list', () => {
     const prefix = fresh.requestId.slice(0, -2);
     await page.getByRole('textbox', { name: 'Search', exact: true }).fill(prefix);
     await page.waitForURL(new RegExp(`q=${prefix}$`));
-    await poll(() => page.getByTestId('payins-total').textContent()).toBe('1 pay-in match');
+    await poll(() => page.getByTestId('payins-total').textContent()).toBe('1 pay-in matches');
     expect(await dataRows(page).first().getAttribute('data-row-key')).toBe(String(fresh.id));
     await page.close();
   });

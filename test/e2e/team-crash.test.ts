@@ -1,4 +1,4 @@
-// Issue 17.6: the team server killed with SIGKILL in the middle of a batch of payouts, then started
+// The team server killed with SIGKILL in the middle of a batch of payouts, then started
 // again as its operator would: the batch ends, every payout reached the gateway exactly once, the
 // audit chain verifies. And what it keeps of its credentials: a sentinel merchant-token and private
 // key given to it are found neither in the database (every table, through PostgreSQL) nor in the

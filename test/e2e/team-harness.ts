@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Dispatch } from '../../src/main/ipc/dispatcher';
 import type { Envelope } from '../../src/shared/contract';
-import { freePort } from './harness';
+import { freePort, stopAndKill } from './harness';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const serverJs = path.join(root, 'out/main/server.js');
@@ -47,11 +47,12 @@ export async function prepareTeamServer(database: string, dataDir: string, keyFi
   return { database, dataDir, keyFile, port: await freePort(), notifyPort: await freePort() };
 }
 
-export async function startTeamServer(setup: TeamServerSetup, extraArgs: string[] = []): Promise<TeamServerProcess> {
+/** `env`: added to the test's own environment (NODE_EXTRA_CA_CERTS for a test certificate). */
+export async function startTeamServer(setup: TeamServerSetup, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<TeamServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [serverJs, '--database', setup.database, '--key-file', setup.keyFile, '--data-dir', setup.dataDir, '--listen', `127.0.0.1:${setup.port}`, '--notify-listen', `127.0.0.1:${setup.notifyPort}`, ...extraArgs],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -72,18 +73,7 @@ export async function startTeamServer(setup: TeamServerSetup, extraArgs: string[
     notifyOrigin: `http://127.0.0.1:${setup.notifyPort}`,
     pid: child.pid ?? 0,
     output: () => output,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
-    kill: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode);
-        child.once('exit', (_code, signal) => resolve(signal));
-        child.kill('SIGKILL');
-      }),
+    ...stopAndKill(child),
   };
 }
 

@@ -1,4 +1,4 @@
-// Issue 18.6/18.7: two team-server instances on one PostgreSQL ledger, as docs/team.md sets them up
+// Two team-server instances on one PostgreSQL ledger, as docs/team.md sets them up
 // (one shared emulator, a load balancer in front of their notification listeners, a data directory
 // each). A batch of 1,000 payouts is run while the instance running it is killed with SIGKILL at
 // seeded random moments (3 kills; PAYDESK_LONG=1: 6), each time started again as its operator
@@ -6,15 +6,19 @@
 // Then: every payout reached the gateway exactly once; an instance starting while the other runs
 // the batch leaves it alone (the batch records one interruption per kill, none per start); every notification is stored once (kept
 // once per dedupe key; a redelivery after a cut-off answer is a duplicate); the audit chain
-// verifies. And a person on instance A sees a change made through instance B within a second.
+// verifies; each takeover's history names the instance that took the batch over, when, and the one
+// killed. And a person on instance A sees a change made through instance B within a second.
 import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatch } from '../../src/main/ipc/dispatcher';
 import { openLedger } from '../../src/main/ledger/connection';
 import { createRepositories } from '../../src/main/ledger/repositories/index';
-import type { BatchView, Envelope } from '../../src/shared/contract';
+import { describeBatchEvent } from '../../src/renderer/features/payouts/batch-events';
+import { formatTime } from '../../src/renderer/features/transactions/format';
+import type { BatchEventView, BatchView, Envelope } from '../../src/shared/contract';
 import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference, getBatch, uploadBatch } from '../integration/batches/helpers';
 import { waitFor } from '../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
@@ -119,6 +123,8 @@ describe('two team-server instances on one PostgreSQL ledger', () => {
     const rows = batchRows(ROWS, { prefix: `scale-out-${seed}` });
     const batch = await uploadBatch(bob(0), rows, { fileName: 'scale-out.csv' });
     const kills: string[] = [];
+    /** Each takeover: the instance that took the batch over, and the one killed. */
+    const takeovers: { by: string; from: string }[] = [];
     for (let k = 0; k < KILLS; k++) {
       const runner = instanceId(0) === (await query<{ run_by: string }>('SELECT run_by FROM batches WHERE id = $1', [batch.id]))[0]?.run_by ? 0 : 1;
       const other = 1 - runner;
@@ -131,6 +137,7 @@ describe('two team-server instances on one PostgreSQL ledger', () => {
       const takenOver = k % 2 === 1;
       if (takenOver) {
         await waitFor(async () => (await query<{ run_by: string }>('SELECT run_by FROM batches WHERE id = $1', [batch.id]))[0]?.run_by, (by) => by === instanceId(other), `instance ${other} to take the batch over`, 30_000);
+        takeovers.push({ by: instanceId(other), from: instanceId(runner) });
       }
       // Then the killed instance starts again (after a takeover, while the other runs the batch).
       tokens[runner] = await teamToken((await start(runner)).origin, 'bob');
@@ -141,6 +148,13 @@ describe('two team-server instances on one PostgreSQL ledger', () => {
     expect(done.counts, seedText).toMatchObject({ sent: ROWS, sending: 0, unknown: 0, pending: 0 });
     // One interruption per kill: a start while the other instance ran the batch took nothing of it.
     expect(done.history.filter((event) => event.kind === 'interrupted').length, seedText).toBe(KILLS);
+    // Each takeover is told as one, naming the instance that took the batch over, when, and the one killed.
+    for (const { by, from } of takeovers) {
+      const resumed = done.history.find((event) => event.kind === 'resumed' && event.instance?.id === by && event.runnerBefore?.id === from);
+      expect(resumed, `${seedText}: the takeover by ${by}`).toBeDefined();
+      expect(describeBatchEvent(resumed as BatchEventView).title).toBe(`Taken over by instance ${by.slice(0, 8)} (${os.hostname()}) at ${formatTime((resumed as BatchEventView).at)}: instance ${from.slice(0, 8)} (${os.hostname()}) had stopped`);
+    }
+    expect(done.history.map((event) => describeBatchEvent(event).title).join(' | '), seedText).not.toMatch(/Paydesk started again/);
     const references = rows.map((r) => String(r.form.merchantReference));
     expect(exactlyOnceProblems(gatewayPayoutsByReference(emulatorFile), references), seedText).toEqual([]);
 

@@ -1,18 +1,20 @@
 /// <reference lib="dom" />
-// Issue 17, end to end: the built team server on PostgreSQL, its first admin from the command line,
+// The team server end to end: the built team server on PostgreSQL, its first admin from the command line,
 // two people in two browsers. Alice (admin) adds Bob (finance) from Settings; Bob sends a payout from
 // his browser and Alice's list shows it within a second, live; Carol (support) is not offered what
 // her role may not do, and the server refuses it anyway; Alice ends Carol's session and Carol's page
 // is back at the sign-in form; a desk signs in to the server and shows the team's ledger. The sign-in
-// page and the team settings pass axe (WCAG 2.1 AA) in both themes. Issue 18: an admin sets an
+// page and the team settings pass axe (WCAG 2.1 AA) in both themes. Approvals: an admin sets an
 // approval policy in Settings; a finance person's payout above it is submitted, not sent; an
 // approver opens it in Approvals (axe in both themes, with data), approves it (it is sent) and
 // rejects another with a reason, which the maker sees live; the maker's own approval is refused by
-// the server.
+// the server. Two approvers in two browsers click Approve together; it is sent once,
+// and the other sees who approved it first and when, and the request as approved.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payoutForm as samplePayout } from '../helpers/fixtures';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
 import { describeViolations, wcagViolations } from './axe';
@@ -244,5 +246,74 @@ describe('a team on one server', () => {
     expect(payouts.items.filter((p) => p.merchantReference === 'team-reject-1')).toHaveLength(0);
     await fran.context().close();
     await erin.context().close();
+  });
+
+  it('sends a payout two approvers approve together once; the other sees who approved it and when, and the request as approved', async () => {
+    const adminToken = await teamToken(server.origin, 'alice');
+    await teamCall(server.origin, adminToken, 'approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: '100', batchAbove: null });
+    for (const [username, displayName, role] of [['hal', 'Hal Finance', 'finance'], ['ida', 'Ida Approver', 'approver'], ['jan', 'Jan Approver', 'approver']] as const) {
+      await teamCall(server.origin, adminToken, 'team:create-user', { username, displayName, role, password: TEAM_PASSWORD });
+    }
+    const halToken = await teamToken(server.origin, 'hal');
+    const profileId = (await teamCall<{ id: string; environment: string }[]>(server.origin, halToken, 'profiles:list')).find((p) => p.environment === 'local')!.id;
+    const form = samplePayout('open_banking', { amount: '160.00', reference: 'team-race-1', profileId });
+    const review = await teamCall<{ reviewId: string }>(server.origin, halToken, 'payouts:review', form);
+    const approval = await teamCall<{ id: number }>(server.origin, halToken, 'approvals:request-payout', { ...form, reviewId: review.reviewId, confirmed: true });
+
+    // Ida and Jan, each in a browser of their own, open it and both click Approve at once.
+    const pages = { 'Ida Approver': await signInPage(browser, server.origin, 'ida'), 'Jan Approver': await signInPage(browser, server.origin, 'jan') };
+    const details = Object.values(pages).map((page) => page.getByTestId('approval-detail'));
+    for (const page of Object.values(pages)) await page.goto(`${server.origin}/#/approvals/${approval.id}`);
+    for (const detail of details) {
+      await detail.waitFor();
+      await detail.getByTestId('approval-confirm').check();
+    }
+    await Promise.all(details.map((detail) => detail.getByRole('button', { name: 'Approve and send' }).click()));
+    // One sends it; the other is told, in words, who approved it first and when.
+    await expect.poll(async () => (await Promise.all(details.map((d) => d.getByTestId('approval-sent').count()))).sort(), { timeout: 15_000 }).toEqual([0, 1]);
+    const winnerIndex = (await details[0]!.getByTestId('approval-sent').count()) === 1 ? 0 : 1;
+    const winner = Object.keys(pages)[winnerIndex]!;
+    const loserPage = Object.values(pages)[1 - winnerIndex]!;
+    const loser = details[1 - winnerIndex]!;
+    const refusal = loser.getByTestId('approval-error');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(new RegExp(`already approved by ${winner} at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC .*your approval changed nothing and sent nothing`));
+    expect(await refusal.textContent()).not.toMatch(/internal|unexpected|merchantReference/i);
+    // The request as it now is: approved, by the other, with no buttons left to press.
+    await expect.poll(() => loser.getByTestId('approval-state').textContent()).toBe('Approved');
+    expect(await loser.getByText(winner, { exact: true }).count()).toBe(1);
+    expect(await loser.getByRole('button', { name: 'Approve and send' }).count()).toBe(0);
+    await screenshot(loserPage, 'approval-race-loser');
+
+    const payouts = await teamCall<{ items: { merchantReference: string }[] }>(server.origin, halToken, 'payouts:list', {});
+    expect(payouts.items.filter((p) => p.merchantReference === 'team-race-1')).toHaveLength(1);
+    for (const page of Object.values(pages)) await page.context().close();
+  });
+
+  it('takes Withdraw away from a maker whose role is changed from finance to approver, on the open screen and after a reload; the server refuses it in the same words', async () => {
+    const adminToken = await teamToken(server.origin, 'alice');
+    const gina = await teamCall<{ id: string }>(server.origin, adminToken, 'team:create-user', { username: 'gina', displayName: 'Gina Finance', role: 'finance', password: TEAM_PASSWORD });
+    await teamCall(server.origin, adminToken, 'approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: '100', batchAbove: null });
+    const page = await signInPage(browser, server.origin, 'gina');
+    const review = await reviewPayout(page, 'team-withdraw-1', '165.00');
+    await review.getByRole('button', { name: 'Submit for approval' }).click();
+    const approvalId = Number(await page.getByTestId('submitted-for-approval').getAttribute('data-approval-id'));
+    await page.goto(`${server.origin}/#/approvals/${approvalId}`);
+    const detail = page.getByTestId('approval-detail');
+    await detail.getByRole('button', { name: 'Withdraw' }).waitFor();
+
+    // An admin makes Gina an approver while her screen is open: the push of her session takes the button away.
+    await teamCall(server.origin, adminToken, 'team:update-user', { id: gina.id, role: 'approver' });
+    await expect.poll(() => page.getByTestId('signed-in-role').textContent(), { timeout: 5_000 }).toBe('Approver');
+    await expect.poll(() => detail.getByRole('button', { name: 'Withdraw' }).count(), { timeout: 5_000 }).toBe(0);
+    expect(await detail.getByTestId('withdraw-note').textContent()).toBe('Withdrawing it is for Admin, Finance, Developer; your role is Approver.');
+    await screenshot(page, 'approval-withdraw-after-role-change');
+    await page.reload();
+    await detail.getByTestId('withdraw-note').waitFor();
+    expect(await detail.getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
+    // The server: the same refusal, in a person's words.
+    const refused = await page.evaluate(async (id) => (await fetch('/rpc/approvals:withdraw', { method: 'POST', headers: { 'content-type': 'application/json', 'x-paydesk-csrf': '1' }, body: JSON.stringify({ input: { id } }) })).json(), approvalId);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'Your role (Approver) may not do this: it is for Admin, Finance, Developer.' } });
+    await page.context().close();
   });
 });

@@ -1,6 +1,7 @@
 // The fixed interface: `npm run gateway -- --port N` prints exactly one JSON ready line on stdout
 // once it accepts connections and exits 0 on SIGINT and on SIGTERM. Started as a real child
-// process through npm and tsx, the way tests outside the project start it.
+// process through npm (which runs it on node with tsx's loader), the way tests outside the project
+// start it. Every way of stopping it is test/reliability/stopping.test.ts's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { describe, expect, test } from 'vitest';
@@ -106,16 +107,34 @@ describe('npm run gateway', () => {
     const r = npmGateway(['--help']);
     const { code } = await exitWithin(r, 20_000);
     expect(code).toBe(0);
-    for (const opt of ['--port', '--host', '--data', '--merchant-id', '--merchant-site-id', '--merchant-token', '--notify-first-delay-ms', '--notify-first-retry-ms', '--notify-backoff-factor', '--notify-max-delay-ms', '--notify-max-attempts', '--notify-timeout-ms', '--rate-limit-burst', '--rate-limit-refill', '--quiet', '--help']) {
+    for (const opt of ['--port', '--host', '--data', '--merchant-id', '--merchant-site-id', '--merchant-token', '--notify-first-delay-ms', '--notify-first-retry-ms', '--notify-backoff-factor', '--notify-max-delay-ms', '--notify-max-attempts', '--notify-timeout-ms', '--rate-limit-burst', '--rate-limit-refill', '--settle-every', '--fee', '--enforce-wallet-balance', '--quiet', '--help']) {
       expect(r.stdout()).toContain(opt);
     }
   }, 30_000);
 
-  test('a bad option exits 2 with a message on stderr and nothing on stdout but npm’s banner', async () => {
-    const r = npmGateway(['--port', 'eighty']);
+  test.each([
+    [['--port', 'eighty'], /--port must be an integer/],
+    [['--settle-every', '2w'], /--settle-every must be a period from 1s to 1d/],
+    [['--fee', 'credit_card=3'], /--fee credit_card= needs PERCENT%\+FIXED/],
+  ])('a bad option (%j) exits 2 with a message on stderr and nothing on stdout but npm’s banner', async (args, message) => {
+    const r = npmGateway(args);
     const { code } = await exitWithin(r, 20_000);
     expect(code).not.toBe(0);
-    expect(r.stderr()).toMatch(/--port must be an integer/);
+    expect(r.stderr()).toMatch(message);
     expect(jsonLines(r.stdout())).toHaveLength(0);
   }, 30_000);
+
+  test('--settle-every, --fee and --enforce-wallet-balance reach the settlement', async () => {
+    const r = npmGateway(['--port', '0', '--quiet', '--settle-every', '2s', '--fee', 'blik=2%+0.10', '--fee', 'crypto=0.5%', '--enforce-wallet-balance']);
+    try {
+      const info = await ready(r);
+      const get = async (path: string) => (await fetch(`${info.admin_url}${path}`)).json() as Promise<Record<string, unknown>>;
+      expect((await get('/settlements')).period).toBe('2s');
+      expect((await get('/settlement-fees')).fees).toMatchObject({ blik: { percent: '2', fixed: '0.1' }, crypto: { percent: '0.5', fixed: '0' }, credit_card: { percent: '2.9', fixed: '0.25' } });
+      expect((await get('/wallet')).enforce_balance).toBe(true);
+    } finally {
+      r.child.kill('SIGTERM');
+      await exitWithin(r, 10_000);
+    }
+  }, 40_000);
 });

@@ -4,11 +4,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import Papa from 'papaparse';
+import { afterAll, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { parseJson } from '../../src/shared/json';
-import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index';
+import { parseJson, stringifyJson } from '../../src/shared/json';
+import { startEmulator, type Clock, type EmulatorHandle, type EmulatorOptions, type Ids } from '../../src/emulator/index';
 import { PAYIN_CARD_FIELDS } from '../../src/shared/spec/field-rules';
 import type { PayinMethod, PayoutMethod } from '../../src/shared/spec/methods';
+import { found, sleep } from '../helpers/poll';
 import { payinBody as fixtureBody, payoutBody as fixturePayoutBody, TEST_CARD } from '../helpers/fixtures';
 
 /** Tests read answers loosely on purpose: the assertions are the type check. */
@@ -20,6 +23,24 @@ export const FAST_TIMING = { payinCompleteMs: 50, payoutProcessingMs: 50, payout
 
 export function startTestEmulator(opts: EmulatorOptions = {}): Promise<EmulatorHandle> {
   return startEmulator({ quiet: true, delivery: FAST_DELIVERY, scenarioTiming: FAST_TIMING, ...opts });
+}
+
+/**
+ * A test file's emulator (startTestEmulator with `opts`) and notification receiver, started before
+ * its tests and closed after; `started` gets them, e.g. `useEmulator((e, r) => ([emu, rc] = [e, r]))`.
+ */
+export function useEmulator(started: (emu: EmulatorHandle, rc: Receiver) => void, opts: EmulatorOptions = {}): void {
+  let emu: EmulatorHandle | undefined;
+  let rc: Receiver | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator(opts);
+    rc = await new Receiver().start();
+    started(emu, rc);
+  });
+  afterAll(async () => {
+    await rc?.close();
+    await emu?.close();
+  });
 }
 
 export interface ApiResponse {
@@ -59,17 +80,12 @@ export function admin(emu: EmulatorHandle) {
     send(`${emu.adminUrl}${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = 'condition', intervalMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
+/** The first value `probe` finds (not undefined), polled every `intervalMs`; bounded in time (the kit's `found`). */
+export function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, what = 'condition', intervalMs = 20): Promise<T> {
+  return found(probe, what, timeoutMs, intervalMs);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 export interface Received {
   path: string;
@@ -184,4 +200,43 @@ export function cardlessPayinBody(emu: EmulatorHandle, notify: string, over: Rec
 export function rawNumber(text: string, field: string): string | undefined {
   const v = (parseJson(text) as Record<string, unknown>)[field];
   return v === undefined ? undefined : typeof v === 'object' && v !== null && 'value' in v ? String((v as { value: string }).value) : String(v);
+}
+
+/** A clock the test moves by hand: success times, settlement periods, booking dates. */
+export class ManualClock implements Clock {
+  ms: number;
+  constructor(start: string) {
+    this.ms = Date.parse(start);
+  }
+  now = (): number => this.ms;
+  set(at: string): void {
+    this.ms = Date.parse(at);
+  }
+}
+
+/** Ids that are the same in every run (uuid n ends in n as 12 hex digits), so whole files can be compared. */
+export function countingIds(): Ids {
+  let n = 0;
+  return {
+    uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
+    secret: (prefix) => `${prefix}${(++n).toString(16).padStart(24, '0')}`,
+  };
+}
+
+/** Creates a pay-in and completes it with 200 through the admin API (at the emulator's clock): a successful pay-in. */
+export async function succeededPayin(emu: EmulatorHandle, notify: string, over: Record<string, unknown> = {}, method = 'credit_card'): Promise<{ payin_id: string; request_id: string }> {
+  const body = payinBody(emu, method, notify, over);
+  // Lossless, so an amount given as a LosslessNumber arrives with every digit.
+  const created = await api(emu)('/payment/create', stringifyJson(body));
+  if (created.status !== 200) throw new Error(`pay-in refused: ${created.text}`);
+  const completed = await admin(emu)('POST', `/payins/${created.json.payin_id as string}/complete`, { status_code: 200 });
+  if (completed.status !== 200) throw new Error(`pay-in not completed: ${completed.text}`);
+  return { payin_id: created.json.payin_id as string, request_id: body.request_id as string };
+}
+
+/** A CSV report read back as a spreadsheet would (papaparse): one object per line, keyed by the header. */
+export function csvRecords(text: string): Record<string, string>[] {
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+  if (parsed.errors.length > 0) throw new Error(`not valid CSV: ${JSON.stringify(parsed.errors)}`);
+  return parsed.data;
 }

@@ -2,20 +2,13 @@
 // Idempotency-Key on the four create calls (400), malformed bodies, 404, 405, 413, slow clients.
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
-import { api, payinBody, payoutBody, Receiver, send, startTestEmulator } from './helpers';
+import { api, payinBody, payoutBody, Receiver, send, useEmulator } from './helpers';
 
 let emu: EmulatorHandle;
 let rc: Receiver;
-beforeAll(async () => {
-  emu = await startTestEmulator({ http: { headersTimeoutMs: 500, requestTimeoutMs: 800 } });
-  rc = await new Receiver().start();
-});
-afterAll(async () => {
-  await rc.close();
-  await emu.close();
-});
+useEmulator((e, r) => ([emu, rc] = [e, r]), { http: { headersTimeoutMs: 500, requestTimeoutMs: 800 } });
 
 const ENDPOINTS = ['/payment/create', '/payment/get-status', '/payment/create/tokenization', '/payment/create/token', '/payouts/create', '/payouts/get-status'];
 const CREATES = ENDPOINTS.filter((p) => p.includes('create'));

@@ -1,20 +1,13 @@
 // Idempotency (spec 4 rule 1, PRODUCT.md): same key + same body replays the first answer and
 // creates nothing; same key + another body is refused; concurrent duplicates create one.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
-import { admin, api, payinBody, payoutBody, Receiver, startTestEmulator } from './helpers';
+import { admin, api, payinBody, payoutBody, Receiver, useEmulator } from './helpers';
 
 let emu: EmulatorHandle;
 let rc: Receiver;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  rc = await new Receiver().start();
-});
-afterAll(async () => {
-  await rc.close();
-  await emu.close();
-});
+useEmulator((e, r) => ([emu, rc] = [e, r]));
 
 const countPayins = async (): Promise<number> => (await admin(emu)('GET', '/payins')).json.count as number;
 

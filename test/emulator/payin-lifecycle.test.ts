@@ -1,21 +1,14 @@
 // Pay-in lifecycle (spec 1, 3.1, 6): 100 + redirect_url, the hosted page (approve, decline with
 // any code, abandon), automatic completion by "+s<code>", status reads by payin_id and
 // request_id at every stage, and v2_payin_notification with the final result.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
 import { PAYIN_STATUS_CATALOGUE } from '../../src/shared/spec/codes';
-import { admin, api, payinBody, Receiver, send, startTestEmulator, waitFor } from './helpers';
+import { admin, api, payinBody, Receiver, send, useEmulator, waitFor } from './helpers';
 
 let emu: EmulatorHandle;
 let rc: Receiver;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  rc = await new Receiver().start();
-});
-afterAll(async () => {
-  await rc.close();
-  await emu.close();
-});
+useEmulator((e, r) => ([emu, rc] = [e, r]));
 
 const status = (q: Record<string, string | undefined>) => api(emu)('/payment/get-status', { merchant_id: emu.merchant.merchant_id, ...q });
 const notified = (payinId: string) => waitFor(() => rc.delivered('payin_id', payinId, 'v2_payin_notification')[0], 4_000, `notification of ${payinId}`);

@@ -1,4 +1,4 @@
-// Issue 13, point 17: every error a payout endpoint answers has the payout error shape PRODUCT.md
+// Every error a payout endpoint answers has the payout error shape PRODUCT.md
 // pins (the shape of 2.3 with a C-code in status_code), whatever the HTTP status: 401 (merchant-token
 // missing or wrong, a foreign merchant_id), 400, 404 and 405 under /payouts, 408, 413, 429, 431
 // and 500 (injected, and an unexpected failure). docs/emulator.md names the C-code of each case.

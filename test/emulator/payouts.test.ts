@@ -1,23 +1,16 @@
 // Payouts (spec 2.7, 3.2; PRODUCT.md choices): the four methods and their paymentDetails,
 // P100 -> P101 -> P200 or a C-code, v2_payout_notification, payouts/get-status, C402 for
 // invalid or missing fields, and "+s<code>" on customer.email for every code of 3.2.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
 import { PAYOUT_STATUS_CATALOGUE } from '../../src/shared/spec/codes';
 import { PAYOUT_METHODS } from '../../src/shared/spec/methods';
 import { TEST_CARD } from '../helpers/fixtures';
-import { admin, api, payoutBody, Receiver, startTestEmulator, waitFor, type Loose } from './helpers';
+import { admin, api, type Loose, payoutBody, Receiver, useEmulator, waitFor } from './helpers';
 
 let emu: EmulatorHandle;
 let rc: Receiver;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  rc = await new Receiver().start();
-});
-afterAll(async () => {
-  await rc.close();
-  await emu.close();
-});
+useEmulator((e, r) => ([emu, rc] = [e, r]));
 
 const create = (method: string, over: Record<string, unknown> = {}) => api(emu)('/payouts/create', payoutBody(emu, method, rc.url('/payouts'), over));
 const read = (payout_id: string) => api(emu)('/payouts/get-status', { merchant_id: emu.merchant.merchant_id, payout_id });

@@ -1,21 +1,14 @@
 // Spec 2.1 and section 8 through real HTTP: every method's required fields, every value rule,
 // and the code each failure carries (PRODUCT.md's table), with `details` naming every field.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index';
 import { PAYIN_FIELD_RULES, payinFieldsFor } from '../../src/shared/spec/field-rules';
 import { PAYIN_METHODS } from '../../src/shared/spec/methods';
-import { api, payinBody, Receiver, startTestEmulator } from './helpers';
+import { api, payinBody, Receiver, useEmulator } from './helpers';
 
 let emu: EmulatorHandle;
 let rc: Receiver;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  rc = await new Receiver().start();
-});
-afterAll(async () => {
-  await rc.close();
-  await emu.close();
-});
+useEmulator((e, r) => ([emu, rc] = [e, r]));
 
 const create = (over: Record<string, unknown>, method = 'credit_card') => api(emu)('/payment/create', payinBody(emu, method, rc.url(), over));
 

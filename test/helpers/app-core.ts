@@ -10,7 +10,7 @@ export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () 
 export class MemorySecretStore implements SecretStore {
   readonly secrets = new Map<string, string>();
   async status() {
-    return { state: 'available' as const, backend: 'memory (test)', message: 'test store' };
+    return { state: 'available' as const, custody: 'keychain' as const, backend: 'memory (test)', message: 'test store' };
   }
   async get(account: string) {
     return this.secrets.get(account) ?? null;
@@ -29,14 +29,15 @@ export const SHORT_RETRIES = { maxTries: 3, maxTotalMs: 5_000, baseDelayMs: 50, 
 /**
  * What a test core on `dataDir` starts with: web mode, this run's ledger (test/helpers/ledger.ts),
  * the embedded emulator with fast scenario timings and deliveries, a silent log, an in-memory
- * secret store; `more` on top (its own secrets, retry policy, verification timings).
+ * secret store; `more` on top (its own secrets, retry policy, verification timings, another
+ * core's database).
  */
 export async function testCoreOptions(dataDir: string, more: Partial<CoreOptions> = {}): Promise<CoreOptions> {
   return {
     mode: 'web',
     version: 'test',
     dataDir,
-    database: await testDatabaseFor(dataDir),
+    database: more.database ?? (await testDatabaseFor(dataDir)),
     secrets: new MemorySecretStore(),
     log: silentLogger,
     emulator: { scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 100 }, delivery: { firstAttemptDelayMs: 10, firstRetryDelayMs: 100 } },
@@ -53,7 +54,7 @@ export async function testCore(dataDir: string, secrets: SecretStore = new Memor
  * channel's output schema (the contract promises that shape to the renderer), a refusal thrown as
  * an Error carrying the error body. Every envelope goes into `seen` when given.
  */
-export async function contractCall<C extends InvokeChannel>(core: Core, channel: C, input?: InvokeInput<C>, seen?: unknown[]): Promise<InvokeOutput<C>> {
+export async function contractCall<C extends InvokeChannel>(core: Pick<Core, 'dispatch'>, channel: C, input?: InvokeInput<C>, seen?: unknown[]): Promise<InvokeOutput<C>> {
   const envelope = await core.dispatch(channel, input);
   seen?.push(envelope);
   if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
@@ -63,7 +64,7 @@ export async function contractCall<C extends InvokeChannel>(core: Core, channel:
 }
 
 /** The error body of a call that must be refused (an Error when it succeeds). */
-export async function contractRefusal(core: Core, channel: InvokeChannel, input?: unknown, seen?: unknown[]): Promise<ContractErrorBody> {
+export async function contractRefusal(core: Pick<Core, 'dispatch'>, channel: InvokeChannel, input?: unknown, seen?: unknown[]): Promise<ContractErrorBody> {
   const envelope = await core.dispatch(channel, input);
   seen?.push(envelope);
   if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);

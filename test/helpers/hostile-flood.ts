@@ -1,4 +1,4 @@
-// A flood of hostile requests to a profile's notification path, as the issue 13 report measured
+// A flood of hostile requests to a profile's notification path, as the listener-flood test measures
 // it: oversized bodies, large notifications about transactions nobody knows, garbage, repeated
 // keys, the wrong content type, near-limit headers and bodies past the hard cap. Bounded in count,
 // concurrency and time; the answers are counted, never thrown on (a cut connection is an answer too).

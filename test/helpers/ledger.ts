@@ -9,8 +9,7 @@ import { openPostgres } from '../../src/main/ledger/engine/open-postgres';
 import { PostgresEngine } from '../../src/main/ledger/engine/postgres';
 import { SqliteEngine } from '../../src/main/ledger/engine/sqlite';
 import type { EngineKind, LedgerEngine } from '../../src/main/ledger/engine/types';
-import { migrations as sqliteMigrations, type Migration } from '../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../src/main/ledger/migrations/postgres/index';
+import { migrations as sqliteMigrations, postgresMigrations, steps, type Declared, type Migration, type MigrationStep } from '../../src/main/ledger/migrations/index';
 import { createRepositories, type Repositories } from '../../src/main/ledger/repositories/index';
 import type { Profile } from '../../src/main/ledger/repositories/profiles';
 import { afterAll } from 'vitest';
@@ -43,7 +42,7 @@ export interface TestLedger {
 }
 
 /** A fresh, empty ledger on this run's engine (no profile), and how to remove it. */
-export async function freshLedger(options: { now?: () => Date; migrations?: readonly Migration[] } = {}): Promise<{ db: Ledger; address: TestLedger['address']; remove: () => Promise<void> }> {
+export async function freshLedger(options: { now?: () => Date; migrations?: readonly Declared<Migration>[] } = {}): Promise<{ db: Ledger; address: TestLedger['address']; remove: () => Promise<void> }> {
   if (testEngine === 'postgres') {
     const database = await createTestDatabase();
     const db = await openLedger({ url: database.url }, { now: options.now });
@@ -65,7 +64,7 @@ export async function freshLedger(options: { now?: () => Date; migrations?: read
  * A real ledger with every migration (or, on SQLite, only `migrations`, to test an upgrade from an
  * older schema) and one local profile.
  */
-export async function testLedger(options: { migrations?: readonly Migration[] } = {}): Promise<TestLedger> {
+export async function testLedger(options: { migrations?: readonly Declared<Migration>[] } = {}): Promise<TestLedger> {
   const clock = new ManualClock();
   const { db, address, remove } = await freshLedger({ now: clock.now, migrations: options.migrations });
   const repos = createRepositories(db, clock.now);
@@ -129,9 +128,59 @@ export async function ledgerAtVersion(version: number, now: () => Date, cleanups
   return { address: { file }, db: await openLedger({ file }, { now, migrations: sqliteMigrations.filter((m) => m.version <= version) }) };
 }
 
-/** Every row of these tables (the ledger's, by default), each in key order: what an upgrade must keep. */
+/** The ledger at `address` opened again by this build (every migration run): an upgrade test's "after"; `cleanups` gets its close. */
+export async function upgradedLedger(address: LedgerAddress, now: () => Date, cleanups: (() => Promise<void> | void)[]): Promise<Ledger> {
+  const db = await openLedger(address, { now });
+  cleanups.push(() => db.close());
+  return db;
+}
+
+/**
+ * The rows of `rows`, in the columns `old` had: an upgrade test opens its ledger at the newest
+ * version, whose later migrations may add columns to the tables it compares (profiles.archived_at).
+ */
+export function inColumnsOf(old: Record<string, unknown[]>, rows: Record<string, unknown[]>): Record<string, unknown[]> {
+  const columnsOf = (table: string) => (old[table]?.[0] === undefined ? undefined : new Set(Object.keys(old[table]![0] as object)));
+  return Object.fromEntries(
+    Object.entries(rows).map(([table, list]) => [table, list.map((row) => Object.fromEntries(Object.entries(row as object).filter(([column]) => columnsOf(table)?.has(column) ?? true)))]),
+  );
+}
+
+/**
+ * Every row of these tables (the ledger's, by default), each in key order: what an upgrade must
+ * keep. Tables that hold no row (or that the ledger's version has not made yet) are left out, so a
+ * ledger before an upgrade that adds a table compares with the ledger after it.
+ */
 export async function ledgerRows(db: Ledger, tables: readonly { table: string; key: string }[] = LEDGER_TABLES): Promise<Record<string, unknown[]>> {
+  const existing = new Set(
+    (db.engine === 'sqlite'
+      ? await db.all<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      : await db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()")
+    ).map((r) => r.name),
+  );
   const result: Record<string, unknown[]> = {};
-  for (const { table, key } of tables) result[table] = await db.all(`SELECT * FROM ${table} ORDER BY ${key}`);
+  for (const { table, key } of tables) {
+    if (!existing.has(table)) continue;
+    const rows = await db.all(`SELECT * FROM ${table} ORDER BY ${key}`);
+    if (rows.length > 0) result[table] = rows;
+  }
   return result;
+}
+
+/**
+ * This build's steps and one more, as the next Paydesk would have them: a nullable column added to
+ * the tables a batch writes (attempts, payouts, batch_items) on both engines, declared compatible
+ * with this build or not.
+ */
+export function stepsWithNext(compatibleWithPrevious: boolean): MigrationStep[] {
+  const tables = ['attempts', 'payouts', 'batch_items'];
+  const sql = tables.map((table) => `ALTER TABLE ${table} ADD COLUMN upgrade_note TEXT;`).join('\n');
+  return [
+    ...steps,
+    {
+      compatibleWithPrevious,
+      sqlite: { version: sqliteMigrations.at(-1)!.version + 1, name: 'next_step', up: (db) => db.exec(sql) },
+      postgres: { version: postgresMigrations.at(-1)!.version + 1, name: 'next_step', sql },
+    },
+  ];
 }

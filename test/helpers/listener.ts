@@ -41,12 +41,3 @@ export async function listenerFixture(limits: Partial<ListenerLimits> = {}, onSt
     },
   };
 }
-
-/** Polls `check` every 10 ms until it returns true; fails after `maxMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, maxMs = 3000): Promise<void> {
-  const until = Date.now() + maxMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`condition not met within ${maxMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

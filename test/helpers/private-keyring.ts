@@ -7,6 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { until as waitUntil } from './poll';
 import { tempDir } from './temp-dir';
 
 const run = promisify(execFile);
@@ -69,14 +70,8 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
       (await serviceOwned()) &&
       (await call('org.freedesktop.secrets', '/org/freedesktop/secrets', 'org.freedesktop.DBus.Properties.Get', 'org.freedesktop.Secret.Service', 'Collections')).stdout.includes(LOGIN);
     const locked = async () => (await call('org.freedesktop.secrets', LOGIN, 'org.freedesktop.DBus.Properties.Get', 'org.freedesktop.Secret.Collection', 'Locked')).stdout.includes('true');
-    /** Bounded: 50 tries, 100 ms apart. */
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      for (let tries = 0; tries < 50; tries++) {
-        if (await check().catch(() => false)) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`${what} within 5 s`);
-    };
+    /** Bounded: 5 s, 100 ms apart; a check that fails counts as not yet. */
+    const until = (check: () => Promise<boolean>, what: string) => waitUntil(() => check().catch(() => false), what, 5_000, 100);
     const startDaemon = async (replace: boolean) => {
       const daemon = spawn('gnome-keyring-daemon', [...(replace ? ['--replace'] : []), '--foreground', '--unlock', '--components=secrets'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
       daemon.stdin?.end(PASSWORD);

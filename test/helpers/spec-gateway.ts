@@ -3,8 +3,9 @@
 // payin_id / request_id and by payout_id. It behaves like a remote gateway that Paydesk does not
 // control: it sends no notifications (it could not reach a loopback listener), it adds fields the
 // spec does not name, its ids are not UUIDs, and on demand it loses answers (creates the payout,
-// then drops the connection or never answers), or refuses with 503 / 429 and a Retry-After in
-// seconds or as an HTTP date. Over https when given a certificate, so a "live" profile can use it.
+// then drops the connection or never answers), answers late, or refuses with 503 / 429 and a
+// Retry-After in seconds or as an HTTP date. Payouts are read by payout_id only unless told
+// otherwise (payoutReadBy). Over https when given a certificate, so a "live" profile can use it.
 // Every request is recorded with its Idempotency-Key and exact body.
 import http from 'node:http';
 import https from 'node:https';
@@ -14,7 +15,9 @@ export type CreateFault =
   /** Creates the transaction, then cuts the connection (drop) or never answers (stall): the answer is lost. */
   | { type: 'lose_answer'; how: 'drop' | 'stall' }
   /** Refuses without acting, with Retry-After in seconds or as an HTTP date. */
-  | { type: 'busy'; status: 503 | 429; retryAfter: 'seconds' | 'date'; seconds: number };
+  | { type: 'busy'; status: 503 | 429; retryAfter: 'seconds' | 'date'; seconds: number }
+  /** Creates the transaction and answers after `ms`: a send that stays in flight that long. */
+  | { type: 'slow_answer'; ms: number };
 
 export interface RecordedCall {
   path: string;
@@ -41,8 +44,14 @@ export interface SpecGatewayOptions {
   payoutFinalAfterReads?: number;
   /** Reads of a pay-in before it is final (100, then final). Default 1. */
   payinFinalAfterReads?: number;
-  /** Reads a payout by merchantReference too (a gateway with the lookup Paydesk settles lost payouts by). Default false: by payout_id only, as the spec shows. */
-  payoutReadByReference?: boolean;
+  /**
+   * The key payouts are read by. 'payout_id' (the default), as the spec shows: a read without it is
+   * refused as the spec's validation refuses a missing field (HTTP 400 MISSING_PARAMS, details
+   * naming payout_id), whatever else it names. 'payout_id_or_reference': a merchantReference reads
+   * the payout too (a gateway with the lookup Paydesk settles lost payouts by; an unknown one is a
+   * 400 naming merchantReference).
+   */
+  payoutReadBy?: 'payout_id' | 'payout_id_or_reference';
 }
 
 export interface SpecGateway {
@@ -106,7 +115,10 @@ export async function startSpecGateway(options: SpecGatewayOptions = {}): Promis
   };
 
   const read = (body: Record<string, unknown>, field: 'payin' | 'payout'): { status: number; answer: object } => {
-    const byPayoutReference = field === 'payout' && options.payoutReadByReference === true && body.payout_id === undefined;
+    const byPayoutReference = field === 'payout' && options.payoutReadBy === 'payout_id_or_reference' && body.payout_id === undefined;
+    if (field === 'payout' && !byPayoutReference && (body.payout_id === undefined || body.payout_id === null || body.payout_id === '')) {
+      return { status: 400, answer: { status: 'error', status_code: 'C402', reason_code: 'MISSING_PARAMS', message: 'payout_id is required', details: { payout_id: 'required' } } };
+    }
     const wanted = field === 'payin' ? (body.payin_id ?? body.request_id) : byPayoutReference ? body.merchantReference : body.payout_id;
     const found = typeof wanted === 'string' ? (field === 'payin' ? (byId.get(wanted) ?? byReference.get(wanted)) : byPayoutReference ? byReference.get(wanted) : byId.get(wanted)) : undefined;
     if (!found || found.kind !== field) {
@@ -144,7 +156,9 @@ export async function startSpecGateway(options: SpecGatewayOptions = {}): Promis
       if (!isCreate && !isRead) return answer(404, { status: 'error', message: 'no such endpoint' });
       const fault = isCreate ? state.createFaults.shift() : state.readFaults.shift();
       if (fault?.type === 'busy') {
-        const retryAfter = fault.retryAfter === 'seconds' ? String(fault.seconds) : new Date(Date.now() + fault.seconds * 1000).toUTCString();
+        // An HTTP date has whole seconds: rounded up, so that it is at least `seconds` away (rounded
+        // down it could be a few milliseconds away, and already past when the client reads it).
+        const retryAfter = fault.retryAfter === 'seconds' ? String(fault.seconds) : new Date(Math.ceil((Date.now() + fault.seconds * 1000) / 1000) * 1000).toUTCString();
         return answer(fault.status, { status: 'error', reason_code: fault.status === 429 ? 'TRANSIENT_ERROR' : 'GATEWAY_UNAVAILABLE', message: 'try later' }, { 'retry-after': retryAfter });
       }
       if (isRead) {
@@ -168,8 +182,12 @@ export async function startSpecGateway(options: SpecGatewayOptions = {}): Promis
         if (fault.how === 'drop') req.socket.destroy();
         return; // stall: never answered; the client times out
       }
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(reply);
+      const send = () => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(reply);
+      };
+      if (fault?.type === 'slow_answer') setTimeout(send, fault.ms);
+      else send();
     });
   };
 

@@ -3,11 +3,13 @@
 // browser (cookie + CSRF header) or a desktop (bearer token) would.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createCore, type Core } from '../../src/main/core';
+import { createCore, type Core, type CoreOptions } from '../../src/main/core';
 import { startTeamHttp, type TeamHttpServer } from '../../src/main/server/http';
 import { EnvelopeKey } from '../../src/main/services/team/envelope-key';
+import { externalLocalGateway, type LocalGateway } from '../../src/main/services/local-gateway';
+import { runAs } from '../../src/main/services/team/request-context';
 import { EventBus } from '../../src/main/services/event-bus';
-import type { Envelope, TeamRole } from '../../src/shared/contract';
+import type { ContractErrorBody, Envelope, TeamRole } from '../../src/shared/contract';
 import { CSRF_HEADER } from '../../src/shared/web-stream';
 import { silentLogger, testCoreOptions } from './app-core';
 import type { Logger } from '../../src/main/logger';
@@ -17,9 +19,15 @@ export interface TeamTestServer {
   http: TeamHttpServer;
   origin: string;
   key: EnvelopeKey;
-  database: string;
+  /** Its PostgreSQL database; undefined on a SQLite run (the ledger file in the data directory). */
+  database: string | undefined;
   /** What the server pushes to its screens. */
   events: EventBus;
+  /**
+   * A signed-in person's calls as the server serves them (in their context, through the core's
+   * dispatch, no HTTP in between): calls made in one turn of the event loop start together.
+   */
+  servedAs(client: TeamClient): Promise<(channel: string, input?: unknown) => Promise<Envelope<unknown>>>;
   /** Adds a person straight through the service (as `create-admin` does for the first one). */
   addPerson(username: string, role: TeamRole, password?: string): Promise<{ id: string; username: string; password: string }>;
   close(): Promise<void>;
@@ -35,11 +43,39 @@ function rendererStub(dataDir: string): string {
   return dir;
 }
 
-export async function startTeamTestServer(dataDir: string, options: { sessions?: { maxAgeMinutes?: number; idleMinutes?: number }; logins?: { perName?: number; perAddress?: number; windowMinutes?: number }; log?: Logger; now?: () => Date; approvals?: { expiryRecheckMs?: number } } = {}): Promise<TeamTestServer> {
-  const key = EnvelopeKey.generate();
+export interface TeamTestServerOptions {
+  sessions?: { maxAgeMinutes?: number; idleMinutes?: number };
+  logins?: { perName?: number; perAddress?: number; windowMinutes?: number };
+  log?: Logger;
+  now?: () => Date;
+  approvals?: { expiryRecheckMs?: number };
+  /**
+   * Another instance of this team server (PostgreSQL runs; docs/team.md, "Several instances"): its
+   * database, its envelope key and its gateway emulator, in a data directory of its own.
+   */
+  instanceOf?: TeamTestServer;
+  /** Gateway call limits and the fetch that reaches an https test gateway (test-tls.ts trustingFetch). */
+  gateway?: CoreOptions['gateway'];
+  /** Its envelope key (as read from a key file); default: another instance's, else a fresh one. */
+  key?: EnvelopeKey;
+  /** Its PostgreSQL database (a restored one); default: another instance's, else a new one of the test's. */
+  database?: string;
+  /** The gateway emulator the test runs (outliving this server), as the local-emulator profile reaches it. */
+  localGateway?: LocalGateway;
+  /** GET /metrics on its app address to a bearer of this token (else not served there). */
+  metricsToken?: string;
+  /** The rest of the core's options: its migration steps, instance timings, batch concurrency. */
+  core?: Pick<CoreOptions, 'migrations' | 'scaleOut' | 'batches' | 'notices'>;
+}
+
+export async function startTeamTestServer(dataDir: string, options: TeamTestServerOptions = {}): Promise<TeamTestServer> {
+  const first = options.instanceOf;
+  const key = options.key ?? first?.key ?? EnvelopeKey.generate();
   const events = new EventBus();
   const started: { http?: TeamHttpServer } = {};
-  const base = await testCoreOptions(dataDir);
+  const database = options.database ?? first?.database;
+  const localGateway = options.localGateway ?? (first ? await externalLocalGateway(first.core.local.adminUrl) : undefined);
+  const base = await testCoreOptions(dataDir, { ...(database ? { database } : {}), ...(localGateway ? { localGateway } : {}) });
   const { secrets: _keychain, ...rest } = base;
   const core = await createCore({
     ...rest,
@@ -48,19 +84,26 @@ export async function startTeamTestServer(dataDir: string, options: { sessions?:
     log: options.log ?? silentLogger,
     ...(options.now ? { now: options.now } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...options.core,
     team: { key, serverUrl: 'http://127.0.0.1', ...(options.sessions ? { sessions: options.sessions } : {}), ...(options.logins ? { logins: options.logins } : {}), onSessionsEnded: (ids) => started.http?.endSessions(ids) },
   });
   const team = core.team;
   if (!team) throw new Error('no team server');
-  const server = await startTeamHttp({ dispatch: core.dispatch, events, team: team.service, authorizer: team.authorizer, rendererDir: rendererStub(dataDir), host: '127.0.0.1', port: 0, secureCookies: false, log: options.log ?? silentLogger });
+  const server = await startTeamHttp({ dispatch: core.dispatch, events, team: team.service, authorizer: team.authorizer, rendererDir: rendererStub(dataDir), host: '127.0.0.1', port: 0, secureCookies: false, refusal: () => core.drain.refusal(), health: core.health, metrics: { metrics: core.metrics, token: options.metricsToken }, log: options.log ?? silentLogger });
   started.http = server;
   return {
     core,
     http: server,
     origin: server.origin,
     key,
-    database: base.database as string,
+    database: base.database,
     events,
+    async servedAs(client) {
+      const person = await team.service.authenticate(client.token);
+      if (!person) throw new Error('the client is not signed in');
+      return (channel, input) => runAs(person, () => core.dispatch(channel, input));
+    },
     async addPerson(username, role, password = TEST_PASSWORD) {
       const user = await team.service.createAdminFromCommandLine({ username, displayName: username, password });
       if (role !== 'admin') await core.ledger.run('UPDATE team_users SET role = ? WHERE id = ?', [role, user.id]);
@@ -97,7 +140,11 @@ export interface TeamClient {
 export async function desktopClient(origin: string, username: string, password = TEST_PASSWORD, totp?: string): Promise<TeamClient> {
   const answer = await signIn(origin, { username, password, client: 'desktop', ...(totp ? { totp } : {}) });
   if (!answer.body.ok || !answer.body.value.token) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(answer.body)}`);
-  const token = answer.body.value.token;
+  return clientWithToken(origin, answer.body.value.token);
+}
+
+/** The calls of a desktop signed in with `token`, made to the server at `origin` (any instance of it: sessions live in the ledger). */
+export function clientWithToken(origin: string, token: string): TeamClient {
   const call = async (channel: string, input?: unknown): Promise<Envelope<unknown>> => {
     const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ input }) });
     return (await response.json()) as Envelope<unknown>;
@@ -117,4 +164,17 @@ export async function desktopClient(origin: string, username: string, password =
 export async function cookieCall(origin: string, cookie: string, channel: string, input: unknown, headers: Record<string, string> = { [CSRF_HEADER]: '1' }): Promise<{ status: number; body: Envelope<unknown> }> {
   const response = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: JSON.stringify({ input }) });
   return { status: response.status, body: (await response.json()) as Envelope<unknown> };
+}
+
+/** How a refusal from the server names a time: to the second, in UTC. */
+export const refusalTime = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
+/** Calls sent at the same moment, of which exactly one must go through: its name, and the refusal of the other. */
+export async function oneGoesThrough(calls: Record<string, () => Promise<Envelope<unknown>>>): Promise<{ winner: string; loser: string; refusal: ContractErrorBody }> {
+  const names = Object.keys(calls);
+  const answers = await Promise.all(names.map((name) => (calls[name] as () => Promise<Envelope<unknown>>)()));
+  const won = names.filter((_, i) => answers[i]?.ok);
+  if (won.length !== 1) throw new Error(`exactly one of ${names.join(' and ')} should go through: ${JSON.stringify(answers)}`);
+  const lost = answers.find((a) => !a?.ok) as Extract<Envelope<unknown>, { ok: false }>;
+  return { winner: won[0] as string, loser: names.find((n) => n !== won[0]) as string, refusal: lost.error };
 }

@@ -72,7 +72,7 @@ function storeInChild(env: Record<string, string>, service: string): { status: {
   return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as ReturnType<typeof storeInChild>;
 }
 
-describe('keychain locked (issue 13, point 15: a real gnome-keyring, locked over D-Bus)', () => {
+describe('keychain locked (a real gnome-keyring, locked over D-Bus)', () => {
   it('reports locked (not available) with how to unlock, refuses to store, and is available again once unlocked', { timeout: 60_000 }, async () => {
     const keyring = await startPrivateKeyring();
     try {

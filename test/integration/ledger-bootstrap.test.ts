@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerVersionError, openLedger, openSqliteFile, schemaVersion } from '../../src/main/ledger/connection';
-import type { Migration } from '../../src/main/ledger/migrations/index';
-import { migrations } from '../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../src/main/ledger/migrations/postgres/index';
+import { migrations, postgresMigrations, type Declared, type Migration } from '../../src/main/ledger/migrations/index';
 import { openReader, testEngine } from '../helpers/ledger';
 import { waitFor } from '../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
@@ -54,9 +52,10 @@ describe.runIf(testEngine === 'sqlite')('ledger bootstrap (real SQLite file)', (
   it('rolls a failing migration back whole and records nothing for it', async () => {
     const file = ledgerPath();
     await (await openLedger({ file })).close();
-    const broken: Migration = {
+    const broken: Declared<Migration> = {
       version: 99,
       name: 'broken',
+      compatibleWithPrevious: true,
       up: (db) => {
         db.exec('CREATE TABLE half_done (id INTEGER)');
         throw new Error('boom');

@@ -9,7 +9,10 @@ import type { InvokeChannel, InvokeInput, InvokeOutput } from '../../src/shared/
 import type { Core } from '../../src/main/core';
 import { exportPrivatePem, generateMerchantKeyPair } from '../../src/main/gateway/jwt-keys';
 import { KeytarSecretStore } from '../../src/main/platform/keychain';
-import { testCore } from '../helpers/app-core';
+import { createRepositories } from '../../src/main/ledger/repositories/index';
+import { ProfileNameTakenError } from '../../src/main/ledger/repositories/profiles';
+import { contractCall, contractRefusal, testCore } from '../helpers/app-core';
+import { payinForm, payoutForm } from '../helpers/fixtures';
 import { openReader, testDatabaseFor, testEngine } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
 
@@ -18,17 +21,8 @@ let dataDir: string;
 let service: string;
 let cleanup: () => void;
 
-async function call<C extends InvokeChannel>(channel: C, input?: InvokeInput<C>): Promise<InvokeOutput<C>> {
-  const envelope = await core.dispatch(channel, input);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), envelope.error);
-  return envelope.value as InvokeOutput<C>;
-}
-
-async function failure(channel: InvokeChannel, input?: unknown) {
-  const envelope = await core.dispatch(channel, input);
-  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
-  return envelope.error;
-}
+const call = <C extends InvokeChannel>(channel: C, input?: InvokeInput<C>) => contractCall(core, channel, input);
+const failure = (channel: InvokeChannel, input?: unknown) => contractRefusal(core, channel, input);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -87,8 +81,10 @@ describe('profiles', () => {
     const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm-1', merchantSiteId: 's-1' });
     expect(live).toMatchObject({ baseUrl: 'https://pay.example.com/api/v2', payoutsEnabled: true, isActive: false });
 
-    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'https://pay.example.com/v1', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({ baseUrl: 'Must end in /api/v2' });
-    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'http://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({ baseUrl: 'Must start with https://' });
+    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'https://pay.example.com/v1', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({ baseUrl: 'Must end in /api/v2, e.g. https://pay.example.com/api/v2' });
+    expect((await failure('profiles:create', { name: 'x', environment: 'live', baseUrl: 'http://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' })).fields).toEqual({
+      baseUrl: 'A live gateway is reached over https only: start with https://, e.g. https://pay.example.com/api/v2',
+    });
     const missing = await failure('profiles:create', { name: 'x', environment: 'sandbox' });
     expect(Object.keys(missing.fields ?? {}).sort()).toEqual(['baseUrl', 'merchantId', 'merchantSiteId']);
     expect((await failure('profiles:create', { name: '', environment: 'local' })).code).toBe('invalid_input');
@@ -96,7 +92,7 @@ describe('profiles', () => {
 
   it('switches the active profile at once, marks live in the environment, and refuses deleting the active one', async () => {
     const live = await call('profiles:create', { name: 'Shop', environment: 'live', baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' });
-    await call('profiles:activate', { id: live.id });
+    await call('profiles:activate', { id: live.id, confirmed: true });
     expect((await call('app:get-info')).environment).toEqual({ kind: 'live', label: 'Live · Shop' });
     expect((await call('profiles:list')).filter((p) => p.isActive).map((p) => p.id)).toEqual([live.id]);
     expect((await failure('profiles:delete', { id: live.id })).code).toBe('conflict');
@@ -114,6 +110,135 @@ describe('profiles', () => {
     expect(profiles.map((p) => p.name)).toEqual(['Local emulator', 'Demo']);
     expect(profiles[0]?.baseUrl).toBe(core.local.baseUrl);
     expect(core.local.merchant.merchant_id).toBe(merchant);
+  });
+});
+
+const sandboxAt = (name: string, more: Record<string, unknown> = {}) => ({ name, environment: 'sandbox' as const, baseUrl: 'https://sandbox.example.com/api/', merchantId: 'm-1', merchantSiteId: 's-1', ...more });
+const liveAt = (name: string, more: Record<string, unknown> = {}) => ({ name, environment: 'live' as const, baseUrl: 'https://pay.example.com/api/v2', merchantId: 'm-1', merchantSiteId: 's-1', ...more });
+
+describe('profile names', () => {
+  it('are unique per desk whatever their case and spaces, and the emulator keeps its own', async () => {
+    const shop = await call('profiles:create', sandboxAt('Shop EU'));
+    for (const same of ['shop eu', '  SHOP   EU ', 'ShopEU', 'Shop\tEu']) {
+      const refused = await failure('profiles:create', sandboxAt(same));
+      expect(refused.code, same).toBe('invalid_input');
+      expect(refused.fields, same).toEqual({ name: 'A profile is already named “Shop EU”: names must differ by more than case and spaces.' });
+    }
+    for (const emulator of ['Local emulator', 'LOCAL  EMULATOR', 'localemulator']) {
+      expect((await failure('profiles:create', liveAt(emulator))).fields?.name, emulator).toMatch(/“Local emulator” is the embedded emulator's name: give this live profile a name of its own/);
+    }
+    // Renamed: into another's name refused, its own name in another case taken.
+    const other = await call('profiles:create', sandboxAt('Shop UK'));
+    expect((await failure('profiles:update', { id: other.id, patch: { name: 'SHOP eu' } })).fields).toEqual({ name: expect.stringMatching(/already named “Shop EU”/) });
+    await expect(call('profiles:update', { id: shop.id, patch: { name: 'SHOP EU' } })).resolves.toMatchObject({ name: 'SHOP EU' });
+    // A sandbox profile turned live cannot keep the emulator's name either (it never had it: refused at create).
+    expect((await failure('profiles:update', { id: other.id, patch: { name: 'Local Emulator', environment: 'live', baseUrl: 'https://pay.example.com/api/v2' } })).fields?.name).toMatch(/embedded emulator's name/);
+    expect((await call('profiles:list')).map((p) => p.name)).toEqual(['Local emulator', 'SHOP EU', 'Shop UK']);
+  });
+
+  it('are kept apart by the ledger itself, on this engine, when the service is bypassed', async () => {
+    const repos = createRepositories(core.ledger);
+    const facts = { environment: 'sandbox' as const, baseUrl: 'https://sandbox.example.com/api/v2', merchantId: 'm', merchantSiteId: 's' };
+    const first = await repos.profiles.create({ name: 'Shop', ...facts });
+    await expect(repos.profiles.create({ name: 'SHOP', ...facts })).rejects.toBeInstanceOf(ProfileNameTakenError);
+    await expect(repos.profiles.create({ name: 'S h o p', ...facts })).rejects.toBeInstanceOf(ProfileNameTakenError);
+    const second = await repos.profiles.create({ name: 'Shop two', ...facts });
+    await expect(repos.profiles.update(second.id, { name: 'shop' })).rejects.toBeInstanceOf(ProfileNameTakenError);
+    expect((await repos.profiles.get(second.id))?.name).toBe('Shop two');
+    expect((await repos.profiles.update(first.id, { name: 'sHoP' })).name).toBe('sHoP');
+  });
+});
+
+describe('the profile form\'s rules, in main', () => {
+  it('refuses an address without its scheme once, on the field, with an example that passes the rule and no channel name', async () => {
+    for (const environment of ['sandbox', 'live'] as const) {
+      const entered = environment === 'sandbox' ? 'sandbox.example.com/api/' : 'pay.example.com/api/v2';
+      const refused = await failure('profiles:create', { ...(environment === 'live' ? liveAt('X') : sandboxAt('X')), baseUrl: entered });
+      expect(refused.code).toBe('invalid_input');
+      expect(Object.keys(refused.fields ?? {})).toEqual(['baseUrl']);
+      expect(refused.message).not.toMatch(/profiles:/);
+      const example = /e\.g\. (\S+)$/.exec(refused.fields?.baseUrl ?? '')?.[1];
+      expect(example, refused.fields?.baseUrl).toBeDefined();
+      await expect(call('profiles:create', { ...(environment === 'live' ? liveAt(`Example ${environment}`) : sandboxAt(`Example ${environment}`)), baseUrl: example })).resolves.toMatchObject({ environment });
+    }
+  });
+
+  it('refuses a live profile an http notification URL and a merchant_id or site id with a space, naming each field', async () => {
+    const refused = await failure('profiles:create', liveAt('Shop', { merchantId: 'm 1', merchantSiteId: 's\t1', notificationPublicUrl: 'http://notify.example.com/' }));
+    expect(refused.fields).toEqual({
+      merchantId: 'A merchant_id has no spaces: copy it again from your integration settings.',
+      merchantSiteId: 'A merchant_site_id has no spaces: copy it again from your integration settings.',
+      notificationPublicUrl: 'A live gateway posts payment news here: it must start with https://, e.g. https://notify.example.com',
+    });
+    expect(refused.message).toMatch(/^The profile was not saved\. merchant_id: .* Notification public URL: /);
+    // A sandbox may be posted to over http; it becomes live only with an https URL.
+    const sandbox = await call('profiles:create', sandboxAt('Test', { notificationPublicUrl: 'http://notify.example.com/' }));
+    expect((await failure('profiles:update', { id: sandbox.id, patch: { environment: 'live', baseUrl: 'https://pay.example.com/api/v2' } })).fields).toEqual({ notificationPublicUrl: expect.stringMatching(/must start with https/) });
+    await expect(call('profiles:create', liveAt('Shop', { notificationPublicUrl: 'https://notify.example.com/' }))).resolves.toMatchObject({ notificationPublicUrl: 'https://notify.example.com/' });
+    expect((await call('profiles:list')).map((p) => p.name)).toEqual(['Local emulator', 'Test', 'Shop']);
+  });
+});
+
+describe('switching to a live profile', () => {
+  it('is refused without the confirmation that names it live, and done with it', async () => {
+    const live = await call('profiles:create', liveAt('Shop'));
+    const refused = await failure('profiles:activate', { id: live.id });
+    expect(refused).toMatchObject({ code: 'invalid_input', message: 'Profile “Shop” is live: every pay-in and payout sent while it is active moves real money. Confirm the switch to it.' });
+    expect((await call('profiles:list')).find((p) => p.isActive)?.environment).toBe('local');
+    await expect(call('profiles:activate', { id: live.id, confirmed: true })).resolves.toMatchObject({ isActive: true });
+    // Already active: nothing to confirm.
+    await expect(call('profiles:activate', { id: live.id })).resolves.toMatchObject({ isActive: true });
+  });
+
+  it('is refused by another door too: the active profile edited into a live one, without the confirmation', async () => {
+    const sandbox = await call('profiles:create', sandboxAt('Soon live'));
+    await call('profiles:activate', { id: sandbox.id });
+    const toLive = { environment: 'live' as const, baseUrl: 'https://pay.example.com/api/v2' };
+    const refused = await failure('profiles:update', { id: sandbox.id, patch: toLive });
+    expect(refused.fields).toEqual({ confirmed: 'This is the active profile: saving it as live switches you to real money. Confirm it.' });
+    expect((await call('app:get-info')).environment.kind).toBe('sandbox');
+    await expect(call('profiles:update', { id: sandbox.id, patch: toLive, confirmed: true })).resolves.toMatchObject({ environment: 'live', isActive: true });
+    // Not active: an edit, not a switch.
+    const other = await call('profiles:create', sandboxAt('Later live'));
+    await expect(call('profiles:update', { id: other.id, patch: toLive })).resolves.toMatchObject({ environment: 'live', isActive: false });
+  });
+});
+
+describe('deleting, archiving and restoring a profile', () => {
+  it('refuses to delete a profile with transactions, saying why and what to do; archived, it leaves the pickers and keeps its transactions', async () => {
+    const local = (await call('profiles:list'))[0]!;
+    const second = await call('profiles:create', { name: 'Emulator two', environment: 'local' });
+    const sent = await call('payins:create', payinForm('blik', { profileId: second.id }));
+    const refused = await failure('profiles:delete', { id: second.id });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toBe(
+      'Profile “Emulator two” cannot be deleted: it has transactions in the ledger (pay-ins, payouts or notifications), which keep the profile they were sent with. ' +
+        'Archive it instead: an archived profile leaves the profile switcher and the pickers, its transactions stay visible and filterable, and it can be restored at any time.',
+    );
+
+    const archived = await call('profiles:archive', { id: second.id });
+    expect(archived.archivedAt).toEqual(expect.any(String));
+    expect((await failure('profiles:activate', { id: second.id })).message).toBe('Profile “Emulator two” is archived: restore it first (Settings → Profiles).');
+    expect((await call('payins:list', { profileId: second.id })).items.map((p) => p.id)).toEqual([sent.payin?.id]);
+    // Nothing is sent from it, whoever names it: a pay-in, a payout, a token, a batch.
+    const archivedRefusal = 'Profile “Emulator two” is archived: nothing is sent from it. Restore it first (Settings → Profiles).';
+    for (const [channel, input] of [
+      ['payins:create', payinForm('blik', { profileId: second.id })],
+      ['payouts:review', payoutForm('open_banking', { profileId: second.id })],
+      ['batches:create', { profileId: second.id, fileName: 'b.csv', rows: 1 }],
+    ] as const) {
+      expect(await failure(channel, input), channel).toMatchObject({ code: 'conflict', message: archivedRefusal });
+    }
+    expect((await call('payins:list', { profileId: second.id })).items).toHaveLength(1);
+    expect((await failure('profiles:delete', { id: second.id })).message).toMatch(/It stays archived/);
+    expect((await failure('profiles:archive', { id: local.id })).message).toBe('Profile “Local emulator” is the active profile and cannot be archived: activate another one first.');
+    expect((await failure('profiles:delete', { id: local.id })).message).toBe('Profile “Local emulator” is the active profile and cannot be deleted: activate another one first.');
+
+    const restored = await call('profiles:restore', { id: second.id });
+    expect(restored.archivedAt).toBeNull();
+    await call('profiles:activate', { id: second.id });
+    const audit = (await createRepositories(core.ledger).audit.list()).filter((e) => e.action.startsWith('profile.')).map((e) => [e.action, e.subject]);
+    expect(audit.slice(0, 3)).toEqual([['profile.activate', 'Emulator two'], ['profile.restore', 'Emulator two'], ['profile.archive', 'Emulator two']]);
   });
 });
 
@@ -150,6 +275,19 @@ describe('credentials', () => {
     stop();
     expect(pushed).toEqual(['token true, key false', 'token true, key true', 'token false, key true']);
     expect(await failure('credentials:set-merchant-token', { profileId: 'no-such-profile', token: `tok_${randomUUID()}` })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('drops the spaces around a pasted merchant-token and refuses one with a space or line break inside', async () => {
+    const live = await call('profiles:create', liveAt('Shop'));
+    for (const token of ['tok_abc def123', 'tok_abc\ndef123', 'tok_abc\tdef123']) {
+      const refused = await failure('credentials:set-merchant-token', { profileId: live.id, token });
+      expect(refused.fields, JSON.stringify(token)).toEqual({ token: 'A merchant-token has no spaces or line breaks inside: paste it again, whole, from your integration settings.' });
+      expect(refused.message).not.toMatch(/credentials:/);
+    }
+    expect(await keytar.getPassword(service, `${live.id}/merchant-token`)).toBeNull();
+    await call('credentials:set-merchant-token', { profileId: live.id, token: '  tok_abcdef123 \n' });
+    expect(await keytar.getPassword(service, `${live.id}/merchant-token`)).toBe('tok_abcdef123');
+    expect((await call('app:get-info')).keychain.custody).toBe('keychain');
   });
 
   it('refuses a merchant-token that cannot travel in an HTTP header, and one left so in the keychain stops a create cleanly', async () => {

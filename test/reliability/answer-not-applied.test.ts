@@ -1,4 +1,4 @@
-// Issue 8, item 1, the narrowest crash window the random kills found (PAYDESK_LONG=1, seed
+// The narrowest crash window the random kills found (PAYDESK_LONG=1, seed
 // 3569915462): the create answer is committed on the attempt (succeeded, with the gateway's
 // response), and the process dies before the same answer is applied to the pay-in or payout row
 // (a second transaction). The gateway holds the payment; the row has no gateway id and no status,

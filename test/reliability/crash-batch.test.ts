@@ -1,4 +1,4 @@
-// Issue 8, item 1 (CSV batch): a Paydesk core in a child process uploads and runs a 200-payout
+// Crashes during a CSV batch: a Paydesk core in a child process uploads and runs a 200-payout
 // batch (open_banking, crypto, fps: card rows are refused in batches by design) through the
 // contract, against an emulator that outlives it (its state in a file, behind a proxy that holds
 // each create answer back after the gateway has acted). The child is killed with SIGKILL at random
@@ -13,13 +13,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
+import type { EmulatorHandle } from '../../src/emulator/index';
 import type { BatchRowForm } from '../../src/shared/contract';
 import { payoutForm } from '../helpers/fixtures';
 import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
+import { sleep } from '../helpers/poll';
 import type { BatchChildConfig } from './helpers/batch-child';
-import { killAllStarted, startChild, type RunningChild } from './helpers/child';
+import { killAllStarted, startChild, startCrashGateway, type RunningChild } from './helpers/child';
 import { startLatencyProxy, type LatencyProxy } from './helpers/latency-proxy';
 import { announceSeed, LONG, Rng, suiteSeed } from './helpers/seed';
 import { countBy, gatewayState, integrityProblems, ledgerAt, ledgerCreated, ledgerIntegrityProblems, ledgerState, sameAmount, withLedger } from './helpers/stores';
@@ -42,7 +43,6 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const METHODS = ['open_banking', 'crypto', 'fps'] as const;
 
@@ -64,13 +64,7 @@ describe('crash safety of a CSV payout batch (SIGKILL at random points, then res
     async () => {
       const started = Date.now();
       const emulatorFile = path.join(temp.dir, 'gateway.sqlite');
-      emulator = await startEmulator({
-        dataFile: emulatorFile,
-        logger: { info: () => {}, warn: () => {}, error: (m, f) => console.error(`emulator: ${m} ${JSON.stringify(f)}`) },
-        scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 150 },
-        delivery: { firstAttemptDelayMs: 20, firstRetryDelayMs: 200, backoffFactor: 1.5, maxDelayMs: 1_000, maxAttempts: 100 },
-        rateLimit: { burst: 400, refillPerSecond: 400 },
-      });
+      emulator = await startCrashGateway(emulatorFile, { rateLimit: { burst: 400, refillPerSecond: 400 } });
       const proxyRng = rng.fork(1);
       proxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => proxyRng.int(10, 120));
       const rows = batchPlan(rng.fork(2));

@@ -1,4 +1,4 @@
-// Issue 8, item 1 (single creates): a Paydesk core in a child process creates pay-ins and payouts
+// Crashes during single creates: a Paydesk core in a child process creates pay-ins and payouts
 // one by one through the contract and is killed with SIGKILL at random points (many of them
 // while a create call is on the wire: the gateway has acted, the answer is held back by a proxy),
 // then started again on the same data directory, repeatedly. Each restart turns attempts left
@@ -8,16 +8,17 @@
 // the ledger is intact (ledgerIntegrityProblems). On both engines: the child opens the ledger this
 // run uses (PAYDESK_TEST_ENGINE).
 // Default: ~60 creates and 6 kills; PAYDESK_LONG=1: 400 creates and 40 kills. PAYDESK_SEED replays.
-// (The payout CSV batch variant of item 1 is test/reliability/crash-batch.test.ts.)
+// (The payout CSV batch variant is test/reliability/crash-batch.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import keytar from 'keytar';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
+import type { EmulatorHandle } from '../../src/emulator/index';
 import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
-import { killAllStarted, startChild, writeConfig, type RunningChild } from './helpers/child';
+import { sleep } from '../helpers/poll';
+import { killAllStarted, startChild, startCrashGateway, writeConfig, type RunningChild } from './helpers/child';
 import type { ChildConfig } from './helpers/core-child';
 import { startLatencyProxy, type LatencyProxy } from './helpers/latency-proxy';
 import { crashPlan } from './helpers/plan';
@@ -45,7 +46,6 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('crash safety of single creates (SIGKILL at random points, then resume)', () => {
   it(
@@ -53,14 +53,7 @@ describe('crash safety of single creates (SIGKILL at random points, then resume)
     async () => {
       const started = Date.now();
       const emulatorFile = path.join(temp.dir, 'gateway.sqlite');
-      emulator = await startEmulator({
-        dataFile: emulatorFile,
-        // Deliveries to a killed Paydesk fail and are retried: expected here, not worth a log line each.
-        logger: { info: () => {}, warn: () => {}, error: (m, f) => console.error(`emulator: ${m} ${JSON.stringify(f)}`) },
-        scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 150 },
-        delivery: { firstAttemptDelayMs: 20, firstRetryDelayMs: 200, backoffFactor: 1.5, maxDelayMs: 1_000, maxAttempts: 100 },
-        rateLimit: { burst: 200, refillPerSecond: 200 },
-      });
+      emulator = await startCrashGateway(emulatorFile);
       const proxyRng = rng.fork(1);
       const latencyProxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => proxyRng.int(10, 80));
       proxy = latencyProxy;

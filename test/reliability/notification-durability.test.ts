@@ -1,4 +1,4 @@
-// Issue 8, item 2: notification durability. The emulator (this process, state in a file) sends
+// Notification durability. The emulator (this process, state in a file) sends
 // every final result to a Paydesk core running in a child process, while its admin API switches
 // delivery faults on and off at random (duplicates, newest-first reordering, delays, dropped,
 // cut and 503 deliveries, failing creates, forced 429 on status reads) and the child is killed
@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
 import { testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
+import { sleep } from '../helpers/poll';
 import { killAllStarted, startChild, writeConfig } from './helpers/child';
 import type { ChildConfig } from './helpers/core-child';
 import { notificationPlan } from './helpers/plan';
@@ -42,7 +43,6 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setFaults(adminUrl: string, method: 'PUT' | 'DELETE', body?: unknown): Promise<void> {
   const response = await fetch(`${adminUrl}/faults`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

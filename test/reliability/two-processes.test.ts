@@ -1,5 +1,4 @@
-// Two Paydesk processes on one PostgreSQL ledger (issue 16, point 2: "two processes on one
-// database can never send the same intent twice"). Each child is a whole core with its own pool,
+// Two Paydesk processes on one PostgreSQL ledger can never send the same intent twice. Each child is a whole core with its own pool,
 // driven through the contract (helpers/peer-child.ts); both reach the one emulator through one
 // proxy, which counts what arrives, and each child counts what it sent itself:
 //   (a) one starts a batch and the other resumes it at once, so both run it: their claims compete

@@ -1,4 +1,4 @@
-// Issue 8, threat "a compromised renderer": whatever it calls, it must not get a secret out.
+// The threat "a compromised renderer" (docs/security.md): whatever it calls, it must not get a secret out.
 // It never receives one (secrets.test.ts), so the remaining way is to make main send one
 // somewhere else. The merchant-token goes out as a header on every gateway call: pointing a
 // profile at another address must not carry the stored token along (this suite found that it did:
@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
 import type { Core } from '../../src/main/core';
-import type { Envelope } from '../../src/shared/contract';
 import { MemorySecretStore, testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
+import * as kit from '../helpers/calls';
 import { makeSentinels } from './helpers/sentinels';
 
 const S = makeSentinels();
@@ -46,11 +46,7 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-async function must<T>(channel: string, input?: unknown): Promise<T> {
-  const envelope = (await core.dispatch(channel, input)) as Envelope<T>;
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.message}`);
-  return envelope.value;
-}
+const must = <T>(channel: string, input?: unknown) => kit.must<T>(core, channel, input);
 
 describe('a compromised renderer cannot get a secret out', () => {
   it('cannot redirect a profile to another address and have its merchant-token sent there', async () => {

@@ -1,4 +1,4 @@
-// Issue 8, item 3: every contract entry, as a compromised renderer could call it. For each invoke
+// Every contract entry, as a compromised renderer could call it. For each invoke
 // channel, inputs are drawn from its own schema (right keys, enum members, ids that exist in the
 // ledger) with hostile values mixed in at every level, plus anything at all (structured-clone
 // exotica included). Property: core.dispatch never throws and always answers an envelope; a
@@ -14,6 +14,8 @@ import type { Logger } from '../../src/main/logger';
 import { invokeChannels, invokeContract, type ContractErrorCode, type Envelope, type InvokeChannel } from '../../src/shared/contract';
 import { testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
+import * as kit from '../helpers/calls';
+import { sleep } from '../helpers/poll';
 import { payinItem, payoutItem, tokenizeItem } from '../reliability/helpers/plan';
 import { checkParams, hostileValue, prototypePollution, show } from './helpers/arbitraries';
 import { ledgerDigest, type LedgerDigest } from './helpers/ledger-digest';
@@ -45,17 +47,8 @@ const tally = (channel: string, outcome: string) => {
 /** Entries that only read: nothing to wait for after they succeed. */
 const READ_ONLY = /:(list|get|get-info|get-listener|timeline|usage|summary|totals|exceptions|sweep-status|export-csv|export|decode|lookup|items|export-public-key|check)$/;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function call(channel: string, input?: unknown): Promise<Envelope<unknown>> {
-  return core.dispatch(channel, input);
-}
-
-async function must<T>(channel: string, input?: unknown): Promise<T> {
-  const envelope = await call(channel, input);
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.message}`);
-  return envelope.value as T;
-}
+const call = (channel: string, input?: unknown) => kit.call(core, channel, input);
+const must = <T>(channel: string, input?: unknown) => kit.must<T>(core, channel, input);
 
 /** Waits until nothing writes the ledger for a while (a sweep or a batch a fuzzed call started in the background). */
 async function quiet(): Promise<void> {
@@ -97,7 +90,9 @@ beforeAll(async () => {
   if (tokens.length === 0) throw new Error('the seeded tokenization vaulted no token');
   examples['payouts:create'] = [payoutItem(fresh(), 10, 'credit_card', 'P100').form, payoutItem(fresh(), 11, 'open_banking', 'P100').form, { ...payoutItem(fresh(), 12, 'crypto', 'P100').form, profileId: sandbox.id }];
   examples['profiles:create'] = [{ name: 'Fuzz live', environment: 'live', baseUrl: 'https://pay.example/api/v2', merchantId: 'm', merchantSiteId: 's' }];
-  examples['profiles:update'] = [{ id: sandbox.id, patch: { name: 'Renamed', notificationPublicUrl: 'https://hooks.example/' } }];
+  // A public URL on loopback (this core's listener, as a proxy in front of it would be): the emulator
+  // delivers the notifications of later pay-ins there, never to a host off this machine.
+  examples['profiles:update'] = [{ id: sandbox.id, patch: { name: 'Renamed', notificationPublicUrl: `http://127.0.0.1:${core.listener.port}/` } }];
   examples['credentials:import-key'] = [{ profileId: sandbox.id, privateKey: pem, kid: 'fuzz-import' }];
   examples['credentials:set-merchant-token'] = [{ profileId: sandbox.id, token: core.local.merchant.merchant_token }];
   examples['jwt:sign'] = [{ op: 'tokenize', profileId: local.id, cardNum: '4111111111111111', cardHolder: 'Ana Lima', cardExpireMonth: '12', cardExpireYear: String(new Date().getUTCFullYear() + 2) }];

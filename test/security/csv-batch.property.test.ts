@@ -1,4 +1,4 @@
-// Issue 8, item 3 (CSV batch import): hostile input, property-based, on both halves of the import.
+// CSV batch import: hostile input, property-based, on both halves of the import.
 //  (a) The renderer's parse + column mapping + preview validation (src/renderer/features/payouts/
 //      csv.ts, DOM-free) fed arbitrary CSV text: quotes (balanced, doubled, unterminated), BOM,
 //      CRLF / LF / CR mixed, blank and whitespace-only lines, huge fields, formula injection
@@ -26,6 +26,8 @@ import { guessMapping, MAPPING_TARGETS, parseCsvText, payoutTemplateCsv, validat
 import { BATCH_CHUNK_ROWS, batchRowSchema, type BatchRowForm, type BatchView, type ContractErrorCode, type Envelope } from '../../src/shared/contract';
 import { testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
+import * as kit from '../helpers/calls';
+import { sleep } from '../helpers/poll';
 import { payoutItem } from '../reliability/helpers/plan';
 import { checkParams, hostileValue, prototypePollution, show } from './helpers/arbitraries';
 import { ledgerDigest } from './helpers/ledger-digest';
@@ -151,6 +153,7 @@ const PROFILE: Profile = {
   notificationPublicUrl: null,
   listenerPathSecret: 'x'.repeat(32),
   isActive: true,
+  archivedAt: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -248,14 +251,8 @@ let existingPayoutReference = '';
 const internalErrors: string[] = [];
 const outcomes = new Map<string, number>();
 
-async function must<T>(channel: string, input?: unknown): Promise<T> {
-  const envelope = await core.dispatch(channel, input);
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.message}`);
-  return envelope.value as T;
-}
-
 const itemsOf = (id: number) => core.ledger.all<{ merchant_reference: string }>('SELECT * FROM batch_items WHERE batch_id = ? ORDER BY id', [id]);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const must = <T>(channel: string, input?: unknown) => kit.must<T>(core, channel, input);
 
 /** Waits until nothing writes the ledger for a while (the seeded payout's notification and its read). */
 async function quiet(): Promise<void> {

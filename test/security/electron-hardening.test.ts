@@ -1,4 +1,4 @@
-// Issue 8, item 6: the Electron entry (src/main/index.ts) runs here unchanged against a recording
+// The Electron entry (src/main/index.ts) runs here unchanged against a recording
 // stand-in for the electron module (the Electron binary is not installed in CI). Every window and
 // every webContents the app creates, and every session and IPC registration it makes, is recorded
 // and checked: sandbox, context isolation, no Node integration anywhere, web security on, the CSP

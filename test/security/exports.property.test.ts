@@ -1,4 +1,4 @@
-// Issue 13, point 4: exports must not corrupt ids. The card-number masking of CSV exports and the
+// Exports must not corrupt ids. The card-number masking of CSV exports and the
 // evidence pack used to rewrite digit groups of ordinary UUIDs ("cabdb3bd-d47c-4999-8779-…" became
 // "…-499987*****4237…"). Property, against a real core and ledger file: random UUIDs (digit-heavy
 // ones too), references (digits only and Luhn-valid too), idempotency keys and amounts survive
@@ -7,23 +7,20 @@
 // paymentDetails.cardNum, a notification's card number) comes out as first 6 / last 4 only.
 import Papa from 'papaparse';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LosslessNumber, parseJson } from '../../src/shared/json';
 import { cardFacts } from '../../src/main/services/payments/card-facts';
 import { maskPan } from '../../src/shared/redact';
-import { startHarness, type Harness } from '../integration/verification/harness';
+import { useHarness, type Harness } from '../integration/verification/harness';
 import { checkParams } from './helpers/arbitraries';
 import { luhnComplete } from './helpers/sentinels';
+import { applyCreateAnswer } from '../../src/main/services/payments/apply';
 
 let h: Harness;
 let profileId: string;
-
-beforeAll(async () => {
-  h = await startHarness();
-  profileId = await h.profileId();
-});
-afterAll(async () => {
-  await h?.close();
+useHarness((started, id) => {
+  h = started;
+  profileId = id;
 });
 
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
@@ -87,7 +84,7 @@ async function record(c: Case) {
   await repos.attempts.markSucceeded(payinKey, { httpStatus: 200, responseBody: JSON.stringify({ status: 'success', status_code: 100, request_id: payinRef, payin_id: c.payinId }) });
   const card = cardFacts({ number: c.pan, expMonth: '12', expYear: '2031' });
   const payin = await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: payinRef, method: c.payinAmount.method, amount: c.payinAmount.text, currency: 'EUR', email: 'ana@example.com', attemptId: payinAttempt.id, card });
-  await repos.payins.applyCreateAnswer(payin.id, { payinId: c.payinId, statusCode: 100 });
+  await applyCreateAnswer(repos.payins, payin.id, { gatewayId: c.payinId, statusCode: 100 });
   const body = `{"event":"v2_payin_notification","payin_id":"${c.payinId}","request_id":${JSON.stringify(payinRef)},"status_code":101,"amount":${c.payinAmount.text},"currency":"EUR","cardNum":"${c.pan}"}`;
   const [notificationId] = (await repos.notifications.insertMany([
     {
@@ -120,7 +117,7 @@ async function record(c: Case) {
   await repos.attempts.markSending(payoutKey);
   await repos.attempts.markSucceeded(payoutKey, { httpStatus: 200, responseBody: JSON.stringify({ status: 'success', status_code: 'P100', payout_id: c.payoutId, merchantReference: payoutRef }) });
   const payout = await repos.payouts.recordRequest({ profileId, merchantReference: payoutRef, method: c.payoutAmount.method, amount: c.payoutAmount.text, currency: 'EUR', email: 'ana@example.com', attemptId: payoutAttempt.id });
-  await repos.payouts.applyCreateAnswer(payout.id, { payoutId: c.payoutId, statusCode: 'P100' });
+  await applyCreateAnswer(repos.payouts, payout.id, { gatewayId: c.payoutId, statusCode: 'P100' });
 
   // A create whose outcome is unknown: the 'unknown attempts' list.
   await repos.attempts.prepare({ profileId, kind: 'payin', idempotencyKey: unknownKey, reference: `${payinRef}-u`, body: { request_id: `${payinRef}-u`, amount: new LosslessNumber(c.payinAmount.text) } });

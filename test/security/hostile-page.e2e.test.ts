@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 8, item 5, in a real browser: a hostile web page on another local origin (another port of
+// Web mode against a hostile page, in a real browser: a hostile web page on another local origin (another port of
 // 127.0.0.1, as any program on this machine could serve) attacks web mode from Chromium. It tries
 // CORS fetches, no-cors "simple" requests, a cross-site form post, an event stream, framing the app
 // to read its token, and all of that again knowing the session token. Nothing reaches the

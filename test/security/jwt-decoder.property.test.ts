@@ -1,4 +1,4 @@
-// Issue 8, item 3: the developer view's JWT decoder (src/main/gateway/jwt-decoder.ts) takes
+// The developer view's JWT decoder (src/main/gateway/jwt-decoder.ts) takes
 // whatever is pasted. Property: any value, and any three-segment token built from arbitrary JSON,
 // decodes to a result (never a throw) that is plain JSON, fits the contract's output schema,
 // and never hands back a card number whole or a CVV, wherever in the token they hide.

@@ -1,4 +1,4 @@
-// Issue 8, item 3: the notification listener (src/main/listener/) is an unauthenticated HTTP
+// The notification listener (src/main/listener/) is an unauthenticated HTTP
 // endpoint. Property, over real HTTP on 127.0.0.1: whatever the method, path, headers and body
 // (well-formed notifications, broken ones, arbitrary JSON, raw bytes, oversized, chunked), the
 // answer is a documented 2xx/4xx (never 5xx: 503 is reserved for a failed ledger write), a request

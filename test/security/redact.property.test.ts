@@ -1,4 +1,4 @@
-// Issue 8, items 3 and 4: what the ledger keeps of a request (src/shared/redact.ts). Property: a
+// What the ledger keeps of a request (src/shared/redact.ts). Property: a
 // card number never survives redaction whole, whether it is a field's whole value, sits in a card
 // field, or hides inside a name or an address ("Ana 4111 1111 1111 1111", the case this suite
 // found stored in clear); CVVs, JWTs and credentials are removed; and identifiers, phone numbers

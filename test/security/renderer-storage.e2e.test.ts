@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 8, item 4, the renderer's side: the built app in web mode, driven in Chromium with a
+// Secrets and card data, the renderer's side: the built app in web mode, driven in Chromium with a
 // profile directory the test owns. The page does what a renderer does with its bridge (fetch to
 // /rpc with the session token read from its meta tag): imports a sentinel private key, gives a
 // sandbox profile a sentinel merchant-token, makes card pay-ins with a sentinel card number and
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
 import { startWebApp, type WebApp } from '../e2e/harness';
 import { tempDir } from '../helpers/temp-dir';
+import { waitFor } from '../helpers/poll';
 import { payinItem, payoutItem, tokenizeItem } from '../reliability/helpers/plan';
 import { leaksIn, leaksInDir, makeSentinels } from './helpers/sentinels';
 
@@ -40,17 +41,6 @@ async function bridge<T>(channel: string, input?: unknown): Promise<T> {
   );
   if (!envelope.ok) throw new Error(`${channel}: ${envelope.error?.message}`);
   return envelope.value as T;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-    value = await read();
-  }
-  return value;
 }
 
 /** Everything the page keeps on the client side, as text. */
@@ -112,12 +102,12 @@ beforeAll(async () => {
   await bridge('payins:create', { ...payinItem('ui-card-1', 1, 'credit_card', '200').form, ...card });
   await bridge('payins:create', { ...payinItem('ui-card-2', 2, 'credit_card', '200').form, ...card, profileId: sandbox.id });
   await bridge('tokens:tokenize', { ...tokenizeItem('ui-tok-1', 3, '200').form, cardNum: S.pan });
-  const [token] = await until(() => bridge<{ id: number }[]>('tokens:list', { profileId: localId }), (list) => list.length > 0, 'the vaulted token');
+  const [token] = await waitFor(() => bridge<{ id: number }[]>('tokens:list', { profileId: localId }), (list) => list.length > 0, 'the vaulted token', 20_000);
   const { cardNum: _n, cardHolder: _h, cardExpireMonth: _m, cardExpireYear: _y, cardCvv: _c, ...chargeBase } = payinItem('ui-charge-1', 4, 'credit_card', '200').form;
   await bridge('tokens:charge', { ...chargeBase, tokenId: token?.id, cardCvv: S.cvv });
   const payout = payoutItem('ui-payout-1', 5, 'credit_card', null).form;
   await bridge('payouts:create', { ...payout, paymentDetails: { ...payout.paymentDetails, cardNum: S.pan } });
-  await until(() => bridge<{ items: { final: boolean }[] }>('payins:list', {}), (p) => p.items.filter((i) => i.final).length >= 3, 'final pay-ins');
+  await waitFor(() => bridge<{ items: { final: boolean }[] }>('payins:list', {}), (p) => p.items.filter((i) => i.final).length >= 3, 'final pay-ins', 20_000);
 
   // Every screen, as a user would open them, with what it shows kept for the scan.
   for (const label of ['Pay-ins', 'Payouts', 'Reconciliation', 'Code explorer', 'Webhook inspector', 'Sandbox playground', 'Settings']) {

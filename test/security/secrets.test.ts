@@ -1,4 +1,4 @@
-// Issue 8, item 4: secrets and card data. A full scenario runs through the contract with sentinel
+// Secrets and card data. A full scenario runs through the contract with sentinel
 // values: a fresh Luhn-valid card number, a CVV, a merchant-token (a sandbox profile that really
 // calls a gateway with it) and an imported Ed25519 private key: card pay-ins, tokenization and a
 // token charge, a card payout, a card attempt left unknown and resumed after a restart with the
@@ -22,6 +22,8 @@ import { KeytarSecretStore } from '../../src/main/platform/keychain';
 import type { Envelope, SubmitResult } from '../../src/shared/contract';
 import { openReader, testDatabaseFor } from '../helpers/ledger';
 import { tempDir } from '../helpers/temp-dir';
+import * as kit from '../helpers/calls';
+import { waitFor } from '../helpers/poll';
 import { payinItem, payoutItem, tokenizeItem } from '../reliability/helpers/plan';
 import { leaksIn, leaksInDir, leaksInLedger, makeSentinels, type Sentinels } from './helpers/sentinels';
 
@@ -75,28 +77,14 @@ async function leaksAtRest(ledger: Sql): Promise<string[]> {
   return [...leaksInDir(dataDir, S), ...(await leaksInLedger(ledger, S))];
 }
 
+/** A call through the core; every answer goes into `responses`, which the leak checks read. */
 async function call<T>(channel: string, input?: unknown): Promise<Envelope<T>> {
-  const envelope = (await core.dispatch(channel, input)) as Envelope<T>;
+  const envelope = await kit.call<T>(core, channel, input);
   responses.push(`${channel} ${JSON.stringify(envelope)}`);
   return envelope;
 }
 
-async function must<T>(channel: string, input?: unknown): Promise<T> {
-  const envelope = await call<T>(channel, input);
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.message}`);
-  return envelope.value;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
+const must = async <T = unknown>(channel: string, input?: unknown): Promise<T> => kit.valueOf(channel, await call<T>(channel, input));
 
 const withCard = <T extends object>(form: T, extra: Record<string, unknown> = {}) => ({ ...form, cardNum: S.pan, cardCvv: S.cvv, ...extra });
 const email = (tag: string) => `payer+s${tag}@example.com`;
@@ -119,7 +107,7 @@ beforeAll(async () => {
   expect(sandbox.outcome).toBe('succeeded');
   const tokenized = await must<SubmitResult>('tokens:tokenize', { ...tokenizeItem('sec-tok-1', 3, '200').form, cardNum: S.pan });
   expect(tokenized.outcome).toBe('succeeded');
-  const [token] = await until(() => must<{ id: number; maskedPan: string | null }[]>('tokens:list', { profileId: localId }), (list) => list.length > 0, 'the vaulted token');
+  const [token] = await waitFor(() => must<{ id: number; maskedPan: string | null }[]>('tokens:list', { profileId: localId }), (list) => list.length > 0, 'the vaulted token', 15_000, 50);
   expect(token?.maskedPan).toBe(S.maskedPan);
   const { cardNum: _n, cardHolder: _h, cardExpireMonth: _m, cardExpireYear: _y, cardCvv: _c, ...chargeBase } = payinItem('sec-charge-1', 4, 'credit_card', '200').form;
   const charge = await must<SubmitResult>('tokens:charge', { ...chargeBase, email: email('200'), tokenId: token?.id, cardCvv: S.cvv });
@@ -155,10 +143,12 @@ beforeAll(async () => {
   expect(resumed.outcome).toBe('succeeded');
 
   // Let the notifications arrive and be verified, then read every stored view back.
-  await until(
+  await waitFor(
     () => must<{ items: { final: boolean; verification: string }[] }>('payins:list', {}),
     (page) => page.items.filter((p) => p.final && p.verification === 'verified').length >= 4,
     'the card pay-ins to be final and verified',
+    15_000,
+    50,
   );
   for (const subject of ['payins', 'payouts'] as const) {
     const page = await must<{ items: { id: number }[] }>(`${subject}:list`, { limit: 500 });

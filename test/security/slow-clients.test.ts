@@ -1,4 +1,4 @@
-// Issue 8, item 7: the notification listener and the emulator under slow-client (slow-loris:
+// The notification listener and the emulator under slow-client (slow-loris:
 // headers or a body trickled a byte at a time, reconnecting when cut) and oversized-body attacks
 // stay responsive to a normal client during the attack: every normal request is answered, p99
 // latency under 500 ms. The attack runs in another process (helpers/attacker.ts), on 127.0.0.1,

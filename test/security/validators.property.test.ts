@@ -1,4 +1,4 @@
-// Issue 8, item 3: the shared validators (src/shared/spec/field-rules.ts) take anything a
+// The shared validators (src/shared/spec/field-rules.ts) take anything a
 // renderer, a merchant or a gateway could send. Property: they never throw, always return a
 // well-formed result, and every problem names a field of the spec's table; a valid body with one
 // field broken is refused naming that field (and only it, or its expiry twin).

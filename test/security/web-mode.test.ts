@@ -1,4 +1,4 @@
-// Issue 8, item 5: web mode against a hostile local web page and DNS rebinding, over real HTTP.
+// Web mode against a hostile local web page and DNS rebinding, over real HTTP.
 // test/integration/web-server.test.ts covers the basic refusals; this suite adds what the threat
 // model needs on top: where the sockets really listen (the kernel's view, for the web server, the
 // notification listener and the embedded emulator), that other addresses of this machine are

@@ -1,5 +1,6 @@
 // The admin API under /_emulator: onboarding (keys), completing transactions as a consumer or
-// provider would, faults on demand, merchant switches, and inspection of deliveries.
+// provider would, faults on demand, merchant switches, inspection of deliveries, and settlement
+// (admin/settlements.ts) with the payout wallet (admin/wallet.ts).
 import { isJsonObject, numberText } from '../../shared/json';
 import { isPayinMethod, isPayoutMethod } from '../../shared/spec/methods';
 import type { Router } from '../http/router';
@@ -12,10 +13,14 @@ import type { DeliverySchedule, RateLimit } from '../options';
 import type { DeliveryRepo } from '../store/deliveries';
 import { adminBody, adminError, adminReply } from './json-body';
 import { registerKey } from './keys';
+import { registerSettlementAdmin, type SettlementAdminDeps } from './settlements';
+import { registerWalletAdmin } from './wallet';
+import type { PayoutWallet } from '../domain/wallet';
 
 export const ADMIN_PREFIX = '/_emulator';
 
-export interface AdminDeps extends ApiDeps {
+export interface AdminDeps extends ApiDeps, SettlementAdminDeps {
+  wallet: PayoutWallet;
   notifier: Notifier;
   deliveries: DeliveryRepo;
   schedule: DeliverySchedule;
@@ -210,5 +215,7 @@ export function registerAdmin(router: Router, d: AdminDeps): void {
     .add('GET', `${A}/merchant`, () => adminReply(200, { ...d.merchant.credentials, settings: d.merchant.settings }))
     .add('PUT', `${A}/merchant`, setMerchant(d))
     .add('POST', `${A}/merchant`, setMerchant(d));
+  registerSettlementAdmin(router, A, d);
+  registerWalletAdmin(router, A, d.wallet);
 }
 

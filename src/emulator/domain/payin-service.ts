@@ -3,32 +3,17 @@
 // the card and send v2_tokenization_notification right after creation.
 import { LosslessNumber } from '../../shared/json';
 import { describePayinStatus } from '../../shared/spec/codes';
-import type { ScenarioTiming } from '../options';
-import { iso, type Clock, type Ids, type Logger } from '../runtime';
-import type { Notifier } from '../notify/notifier';
-import type { AfterCommit } from '../store/database';
-import type { PayinKind, PayinRecord, PayinRepo, PayinUrls } from '../store/payins';
+import { iso } from '../runtime';
+import type { PayinRecord, PayinRepo } from '../store/payins';
 import type { CardMetadata, TokenRepo } from '../store/tokens';
 import { payinScenario } from './scenario';
-import type { TimerSet } from './timers';
+import { moveStatus, type LifecycleDeps, type MoveResult, type StatusMoves } from './lifecycle';
 import type { PlainAnswer } from '../api/replies';
 
-export interface NewPayin {
-  merchant_id: string;
-  request_id: string;
-  kind: PayinKind;
-  payment_method: string;
-  amount: string;
-  currency: string;
-  email: string;
-  country: string;
-  urls: PayinUrls;
-  card: CardMetadata | null;
-  /** For token charges: the token that was charged. */
-  token: string | null;
-}
+/** A pay-in as the create asks for it: the record's facts before the gateway gives it an id and a status. */
+export type NewPayin = Pick<PayinRecord, 'merchant_id' | 'request_id' | 'kind' | 'payment_method' | 'amount' | 'currency' | 'email' | 'country' | 'urls' | 'card' | 'token'>;
 
-export type CompleteResult = { ok: true; record: PayinRecord } | { ok: false; why: 'unknown' | 'final' | 'invalid_code' };
+export type CompleteResult = MoveResult<PayinRecord>;
 
 /** Card problems that make the vaulting itself fail when requested by a scenario tag. */
 const TOKENIZATION_FAILURES = new Set([317, 318, 319, 320, 517]);
@@ -38,21 +23,25 @@ export const isPendingPayin = (code: number): boolean => code === 100 || code ==
 /** "success" while pending or succeeded, "failed" once a failure is final (spec 2.2 enum). */
 export const payinStatusWord = (code: number): string => (isPendingPayin(code) || code === 200 ? 'success' : 'failed');
 
-export interface PayinServiceDeps {
+export interface PayinServiceDeps extends LifecycleDeps {
   payins: PayinRepo;
   tokens: TokenRepo;
-  notifier: Notifier;
-  clock: Clock;
-  ids: Ids;
-  timing: ScenarioTiming;
-  timers: TimerSet;
-  log: Logger;
-  /** Creation runs inside the create's transaction: its scenario is armed only once that commits. */
-  afterCommit: AfterCommit;
 }
 
 export class PayinService {
-  constructor(private readonly d: PayinServiceDeps) {}
+  private readonly moves: StatusMoves<PayinRecord, number>;
+
+  constructor(private readonly d: PayinServiceDeps) {
+    this.moves = {
+      subject: 'payin',
+      store: d.payins,
+      isPending: isPendingPayin,
+      processing: 101,
+      describe: describePayinStatus,
+      notificationUrl: (p) => p.urls.notification_link,
+      view: (p) => this.view(p),
+    };
+  }
 
   /** Undefined when the merchant already used this request_id. */
   create(input: NewPayin, origin: string): PayinRecord | undefined {
@@ -92,18 +81,7 @@ export class PayinService {
 
   complete(payinId: string, statusCode: number, reasonCode?: string | null): CompleteResult {
     if (!Number.isInteger(statusCode) || statusCode < 101 || statusCode > 999) return { ok: false, why: 'invalid_code' };
-    const current = this.d.payins.byId(payinId);
-    if (!current) return { ok: false, why: 'unknown' };
-    if (!isPendingPayin(current.status_code) || (statusCode === 101 && current.status_code === 101)) return { ok: false, why: 'final' };
-    const info = describePayinStatus(statusCode);
-    const reason = reasonCode !== undefined ? reasonCode : info.known ? info.defaultReason : null;
-    if (!this.d.payins.transition(payinId, current.status_code, statusCode, reason, iso(this.d.clock.now()))) return { ok: false, why: 'final' };
-    const record = this.d.payins.byId(payinId) as PayinRecord;
-    if (!isPendingPayin(statusCode)) {
-      this.d.notifier.enqueue('v2_payin_notification', record.urls.notification_link, { event: 'v2_payin_notification', ...this.view(record) }, payinId);
-    }
-    this.d.log.info('pay-in status', { payin_id: payinId, status_code: statusCode });
-    return { ok: true, record };
+    return moveStatus(this.moves, this.d, payinId, statusCode, reasonCode);
   }
 
   /** Body of the status read and of the notification (2.2 plus our documented fields). */

@@ -1,51 +1,63 @@
 // Payout lifecycle: P100 (initiated) -> P101 (processing) -> P200 or a C-code, then
 // v2_payout_notification. Without a tag a payout succeeds; "+s<code>" on customer.email picks
-// the end (P100 / P101 stop there and wait for the admin API).
+// the end (P100 / P101 stop there and wait for the admin API). The payout wallet is debited at
+// creation and credited back when the payout fails (domain/wallet.ts).
 import { LosslessNumber } from '../../shared/json';
 import { describePayoutStatus } from '../../shared/spec/codes';
-import type { ScenarioTiming } from '../options';
-import { iso, type Clock, type Ids, type Logger } from '../runtime';
-import type { Notifier } from '../notify/notifier';
-import type { AfterCommit } from '../store/database';
+import { iso } from '../runtime';
 import type { PayoutRecord, PayoutRepo } from '../store/payouts';
 import { payoutScenario } from './scenario';
-import type { TimerSet } from './timers';
+import { moveStatus, type LifecycleDeps, type MoveResult, type StatusMoves } from './lifecycle';
+import type { PayoutWallet } from './wallet';
 import type { PlainAnswer } from '../api/replies';
 
 export type NewPayout = Omit<PayoutRecord, 'payout_id' | 'status_code' | 'reason_code' | 'scenario' | 'created_at' | 'updated_at'>;
 
-export type PayoutCompleteResult = { ok: true; record: PayoutRecord } | { ok: false; why: 'unknown' | 'final' | 'invalid_code' };
+export type PayoutCompleteResult = MoveResult<PayoutRecord>;
 
 export const isPendingPayout = (code: string): boolean => code === 'P100' || code === 'P101';
 export const payoutStatusWord = (code: string): string => (code.startsWith('P') ? 'success' : 'failed');
 
-export interface PayoutServiceDeps {
+export interface PayoutServiceDeps extends LifecycleDeps {
   payouts: PayoutRepo;
-  notifier: Notifier;
-  clock: Clock;
-  ids: Ids;
-  timing: ScenarioTiming;
-  timers: TimerSet;
-  log: Logger;
-  /** Creation runs inside the create's transaction: its steps are armed only once that commits. */
-  afterCommit: AfterCommit;
+  wallet: PayoutWallet;
+  /** Runs `work` as one transaction: a final status and the wallet's reversal are written together. */
+  atomic: <T>(work: () => T) => T;
 }
 
 export class PayoutService {
-  constructor(private readonly d: PayoutServiceDeps) {}
+  private readonly moves: StatusMoves<PayoutRecord, string>;
+
+  constructor(private readonly d: PayoutServiceDeps) {
+    this.moves = {
+      subject: 'payout',
+      store: d.payouts,
+      isPending: isPendingPayout,
+      processing: 'P101',
+      describe: describePayoutStatus,
+      notificationUrl: (p) => p.notification_url,
+      view: (p) => this.view(p),
+      onFinal: (p) => {
+        if (payoutStatusWord(p.status_code) === 'failed') this.d.wallet.reverse(p);
+      },
+    };
+  }
 
   create(input: NewPayout): PayoutRecord {
     const now = iso(this.d.clock.now());
+    // Only with enforced balances can the wallet refuse: the payout is not debited and ends C405.
+    const affordable = this.d.wallet.canPay(input.currency, input.amount);
     const record: PayoutRecord = {
       ...input,
       payout_id: this.d.ids.uuid(),
       status_code: 'P100',
       reason_code: null,
-      scenario: payoutScenario(input.email),
+      scenario: affordable ? payoutScenario(input.email) : 'C405',
       created_at: now,
       updated_at: now,
     };
     this.d.payouts.insert(record);
+    if (affordable) this.d.wallet.debit(record);
     this.d.afterCommit(() => this.arm(record));
     return record;
   }
@@ -56,18 +68,7 @@ export class PayoutService {
 
   complete(payoutId: string, code: string, reasonCode?: string | null): PayoutCompleteResult {
     if (!/^[PC]\d{3}$/.test(code) || code === 'P100') return { ok: false, why: 'invalid_code' };
-    const current = this.d.payouts.byId(payoutId);
-    if (!current) return { ok: false, why: 'unknown' };
-    if (!isPendingPayout(current.status_code) || (code === 'P101' && current.status_code === 'P101')) return { ok: false, why: 'final' };
-    const info = describePayoutStatus(code);
-    const reason = reasonCode !== undefined ? reasonCode : info.known ? info.defaultReason : null;
-    if (!this.d.payouts.transition(payoutId, current.status_code, code, reason, iso(this.d.clock.now()))) return { ok: false, why: 'final' };
-    const record = this.d.payouts.byId(payoutId) as PayoutRecord;
-    if (!isPendingPayout(code)) {
-      this.d.notifier.enqueue('v2_payout_notification', record.notification_url, { event: 'v2_payout_notification', ...this.view(record) }, payoutId);
-    }
-    this.d.log.info('payout status', { payout_id: payoutId, status_code: code });
-    return { ok: true, record };
+    return this.d.atomic(() => moveStatus(this.moves, this.d, payoutId, code, reasonCode));
   }
 
   view(p: PayoutRecord): Record<string, unknown> {

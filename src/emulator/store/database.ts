@@ -36,6 +36,35 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);`,
   // A payout status read by merchantReference (our extension) finds the newest payout of that reference.
   `CREATE INDEX payouts_reference ON payouts (merchant_id, merchant_reference, created_at);`,
+  // Settlement (docs/emulator.md, "Settlement"): what was settled and how the report and the bank
+  // statement read, written once when a settlement is made, so both read the same after a restart.
+  `CREATE INDEX payins_settleable ON payins (status_code, updated_at);
+   CREATE TABLE settlements (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, settlement_id TEXT NOT NULL UNIQUE, currency TEXT NOT NULL,
+     period_start TEXT NOT NULL, period_end TEXT NOT NULL, settled_at TEXT NOT NULL, value_date TEXT NOT NULL,
+     line_count INTEGER NOT NULL, gross TEXT NOT NULL, fees TEXT NOT NULL, net TEXT NOT NULL);
+   CREATE INDEX settlements_value_date ON settlements (value_date);
+   CREATE TABLE settlement_lines (
+     settlement_id TEXT NOT NULL, line_no INTEGER NOT NULL, payin_id TEXT NOT NULL, request_id TEXT NOT NULL,
+     method TEXT NOT NULL, amount TEXT NOT NULL, fee TEXT NOT NULL, net TEXT NOT NULL, time TEXT NOT NULL,
+     PRIMARY KEY (settlement_id, line_no));
+   CREATE TABLE settled_payins (payin_id TEXT PRIMARY KEY, settlement_id TEXT, outcome TEXT NOT NULL);
+   CREATE TABLE settlement_fault_log (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, fault TEXT NOT NULL, settlement_id TEXT, payin_id TEXT,
+     detail TEXT NOT NULL, at TEXT NOT NULL);
+   CREATE INDEX settlement_fault_log_settlement ON settlement_fault_log (settlement_id);
+   CREATE TABLE bank_accounts (currency TEXT PRIMARY KEY, iban TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+   CREATE TABLE bank_entries (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, entry_ref TEXT NOT NULL UNIQUE, currency TEXT NOT NULL,
+     amount TEXT NOT NULL, booking_date TEXT NOT NULL, booked_at TEXT NOT NULL, settlement_id TEXT,
+     end_to_end_id TEXT NOT NULL, remittance TEXT NOT NULL, counterparty TEXT NOT NULL);
+   CREATE INDEX bank_entries_date ON bank_entries (currency, booking_date);
+   CREATE TABLE wallets (currency TEXT PRIMARY KEY, wallet_id TEXT NOT NULL UNIQUE, balance TEXT NOT NULL, created_at TEXT NOT NULL);
+   CREATE TABLE wallet_movements (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, wallet_id TEXT NOT NULL, currency TEXT NOT NULL, type TEXT NOT NULL,
+     payout_id TEXT, merchant_reference TEXT, topup_id TEXT, method TEXT, amount TEXT NOT NULL, at TEXT NOT NULL);
+   CREATE UNIQUE INDEX wallet_movements_payout ON wallet_movements (payout_id, type) WHERE payout_id IS NOT NULL;
+   CREATE INDEX wallet_movements_at ON wallet_movements (at);`,
 ];
 
 /**

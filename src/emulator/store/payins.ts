@@ -32,6 +32,7 @@ export interface PayinRecord {
   scenario: string | null;
   urls: PayinUrls;
   card: CardMetadata | null;
+  /** For token charges: the token that was charged. */
   token: string | null;
   created_at: string;
   updated_at: string;

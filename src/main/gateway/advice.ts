@@ -5,7 +5,8 @@
 // so a same-key retry would only replay it. "Retry" therefore means a NEW attempt (new
 // request_id, new key) that the user decides on; it is never automatic. Automatic same-key
 // retries happen only when no answer was bound: timeout, connection error, 429, HTTP 5xx.
-import { describePayinStatus, describePayoutStatus, describeReason, type CodeInfo } from '../../shared/spec/codes';
+import { describeReason, type CodeInfo } from '../../shared/spec/codes';
+import { TRANSACTION_KINDS, type TransactionKind } from '../transaction-kinds';
 import type { AttemptOutcome } from './attempt-runner';
 import { ENDPOINTS } from './endpoints';
 
@@ -39,23 +40,25 @@ function fromCode(code: CodeInfo, refused: boolean): NextStep {
   }
 }
 
+/** What to do with an attempt whose outcome is unknown, by the kind of transaction it creates. */
+const UNKNOWN_OUTCOME = {
+  payin: 'Outcome unknown: open the pay-in and read its status or resume it under the same Idempotency-Key; never start a new attempt for it.',
+  payout: 'Outcome unknown: open the payout and resume it under the same Idempotency-Key (the gateway answers with its first answer; a live payout after its review); never start a new payout for it.',
+} as const satisfies Record<TransactionKind, string>;
+
 export function nextStep(outcome: AttemptOutcome): NextStep {
   const family = ENDPOINTS[outcome.endpoint].family;
+  const { describeStatus } = TRANSACTION_KINDS[family];
   switch (outcome.state) {
-    case 'succeeded': {
-      const status = outcome.body.status_code;
-      return fromCode(family === 'payout' ? describePayoutStatus(status) : describePayinStatus(status), false);
-    }
+    case 'succeeded':
+      return fromCode(describeStatus(outcome.body.status_code), false);
     case 'rejected': {
       const { reason_code, status_code } = outcome.body;
-      const code = reason_code != null ? describeReason(reason_code) : family === 'payout' ? describePayoutStatus(status_code) : describePayinStatus(status_code);
-      return fromCode(code, true);
+      return fromCode(reason_code != null ? describeReason(reason_code) : describeStatus(status_code), true);
     }
     case 'prepared':
       return { action: 'resolve_unknown', text: 'Recorded but never sent: send it with its own key.' };
     default:
-      return family === 'payout'
-        ? { action: 'resolve_unknown', text: 'Outcome unknown: open the payout and resume it under the same Idempotency-Key (the gateway answers with its first answer; a live payout after its review); never start a new payout for it.' }
-        : { action: 'resolve_unknown', text: 'Outcome unknown: open the pay-in and read its status or resume it under the same Idempotency-Key; never start a new attempt for it.' };
+      return { action: 'resolve_unknown', text: UNKNOWN_OUTCOME[family] };
   }
 }

@@ -12,7 +12,8 @@
 // A claim lives in this runner's memory (its exact bytes) from claim() until it is sent; a caller
 // whose transaction rolls back after claim() calls forget(), and a claim that fails before its
 // request leaves is recorded unknown with no try counted.
-import type { ErrorResponse, PayinStatusResponse, PayoutStatusResponse } from '../../shared/spec/schemas';
+import type { ErrorResponse } from '../../shared/spec/schemas';
+import { TRANSACTION_KINDS, type StatusReadAnswer, type TransactionKindEntry } from '../transaction-kinds';
 import { prepareBody, requestHash } from './attempt-body';
 import type { AttemptRecord, AttemptStore } from './attempt-store';
 import { DEFAULT_RETRY_POLICY, checkPolicy, nextRetry, type RetryPolicy, type WaitCause } from './backoff';
@@ -20,7 +21,7 @@ import { parseErrorBody, parseObject } from './classify';
 import type { CreateTransport } from './client';
 import { ENDPOINTS, attemptReference, type CreateEndpoint, type CreateRequests, type Responses } from './endpoints';
 import { KeyLock } from './key-lock';
-import { describeResult, isTransient, type CallResult } from './result';
+import { describeResult, isTransient } from './result';
 import type { Clock, IdSource, Sleep } from './runtime';
 import { errorMessage } from '../../shared/error-message';
 
@@ -145,6 +146,18 @@ export class AttemptRunner {
    */
   forget(key: string): void {
     if (this.claimed.delete(key)) this.bodies.delete(key);
+  }
+
+  /**
+   * A claim not to be sent now, but looked up first (a batch item of a restored ledger, which the
+   * server that made the backup may have sent after it): it becomes unknown with no try counted,
+   * inside the caller's transaction, and nothing of it stays in memory. It is then settled under
+   * its own key (looked up; resent only where the gateway has none), never under another.
+   */
+  async withhold(key: string, reason: string): Promise<void> {
+    if (!this.claimed.delete(key)) throw new Error(`attempt ${key} is not an unsent claim of this runner`);
+    this.bodies.delete(key);
+    await this.deps.store.markUnsent(key, reason);
   }
 
   /** True while this runner keeps anything of the attempt in memory: its exact bytes, or a claim on it. */
@@ -366,43 +379,38 @@ export class AttemptRunner {
     const reason = record.unknownReason ?? 'outcome unknown';
     if (made?.kind === 'not_sent') return { ...base, state: 'unknown', tries: 0, reason: `${reason}; status read not sent: ${made.reason}`, lookup: 'failed' };
 
-    const family = ENDPOINTS[record.endpoint].family;
+    const kind = TRANSACTION_KINDS[ENDPOINTS[record.endpoint].family];
     const merchantId = parseObject(record.sanitizedBody)?.merchant_id;
     const merchant_id = typeof merchantId === 'string' ? merchantId : '';
-    const result: StatusReadAnswer =
-      made ?? (family === 'payin' ? await this.deps.transport.payinStatus({ merchant_id, request_id: record.reference }) : await this.deps.transport.payoutStatus({ merchant_id, merchantReference: record.reference }));
-    if (result.kind === 'ok' && answersFor(family, result.body, record.reference)) {
+    const result: StatusReadAnswer = made ?? (await kind.readStatus(this.deps.transport, { merchant_id, [kind.referenceField]: record.reference }));
+    if (result.kind === 'ok' && answersFor(kind, result.body, record.reference)) {
       await this.deps.store.markSucceeded(key, { httpStatus: result.status, body: result.raw, source: 'status_read' });
       this.bodies.delete(key);
       return { ...base, state: 'succeeded', tries: 0, httpStatus: result.status, body: result.body as CreateResponse, raw: result.raw, source: 'status_read' };
     }
-    return { ...base, state: 'unknown', tries: 0, reason: `${reason}; status read: ${describeResult(result)}`, lookup: notFoundBy(family, result) ? 'not_found' : 'failed' };
+    return { ...base, state: 'unknown', tries: 0, reason: `${reason}; status read: ${describeResult(result)}`, lookup: notFoundBy(kind, result) ? 'not_found' : 'failed' };
   }
 }
 
-/** A status read's answer, for a pay-in or a payout. */
-export type StatusReadAnswer = CallResult<PayinStatusResponse> | CallResult<PayoutStatusResponse>;
-
 /**
- * Whether a status read found this attempt's transaction: a pay-in with a payin_id (read by
- * payin_id, it names its request_id, which must be this attempt's), a payout with a payout_id
- * whose merchantReference, when named, is this attempt's.
+ * Whether a status read found this attempt's transaction: one with the gateway's id (payin_id,
+ * payout_id) whose reference (request_id, merchantReference), when named, is this attempt's.
  */
-function answersFor(family: 'payin' | 'payout', body: Record<string, unknown>, reference: string): boolean {
-  const [id, own] = family === 'payin' ? ['payin_id', 'request_id'] : ['payout_id', 'merchantReference'];
+function answersFor(kind: TransactionKindEntry, body: Record<string, unknown>, reference: string): boolean {
+  const { gatewayIdField: id, referenceField: own } = kind;
   return typeof body[id] === 'string' && (typeof body[own] !== 'string' || body[own] === reference);
 }
 
 /**
- * Whether the gateway said it has no such transaction: a 400. For a payout read by
- * merchantReference (an extension), only a 400 naming merchantReference in its details: a gateway
- * that does not know the field answers 400 too, naming what it misses (payout_id).
+ * Whether the gateway said it has no such transaction: a 400. For a read by a reference the spec
+ * does not read by (a payout's merchantReference, an extension), only a 400 naming that field in
+ * its details: a gateway that does not know the field answers 400 too, naming what it misses (payout_id).
  */
-function notFoundBy(family: 'payin' | 'payout', result: StatusReadAnswer): boolean {
+function notFoundBy(kind: TransactionKindEntry, result: StatusReadAnswer): boolean {
   if (result.kind !== 'rejected' || result.status !== 400) return false;
-  if (family === 'payin') return true;
+  if (kind.referenceReadInSpec) return true;
   const details = result.body.details;
-  return typeof details === 'object' && details !== null && 'merchantReference' in details;
+  return typeof details === 'object' && details !== null && kind.referenceField in details;
 }
 
 /** The outcome of an attempt settled earlier, rebuilt from the store (no request made). */

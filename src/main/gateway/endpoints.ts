@@ -15,6 +15,7 @@ import {
   type TokenChargeRequest,
   type TokenizationCreateRequest,
 } from '../../shared/spec/schemas';
+import { TRANSACTION_KINDS } from '../transaction-kinds';
 
 export const ENDPOINTS = {
   payin_create: { path: 'payment/create', create: true, family: 'payin', response: PayinCreateResponseSchema },
@@ -67,5 +68,6 @@ export interface Responses {
 
 /** The merchant's reference of an attempt: request_id on pay-ins, merchantReference on payouts. */
 export function attemptReference(endpoint: CreateEndpoint, body: CreateRequests[CreateEndpoint]): string {
-  return ENDPOINTS[endpoint].family === 'payout' ? (body as PayoutCreateInput).merchantReference : (body as PayinCreateInput).request_id;
+  const field = TRANSACTION_KINDS[ENDPOINTS[endpoint].family].referenceField;
+  return (body as unknown as Record<typeof field, string>)[field];
 }

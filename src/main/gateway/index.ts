@@ -1,4 +1,4 @@
-// Public surface of the gateway module (issue 4, items 3-5): what core.ts and services import.
+// Public surface of the gateway module: what core.ts and services import.
 export { GatewayClient, type CreateTransport } from './client';
 export type { GatewayHttpConfig } from './http';
 export { DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './http';

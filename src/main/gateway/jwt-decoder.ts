@@ -11,9 +11,14 @@ export const MAX_JWT_LENGTH = 16_384;
 /** Spec 5.4: iat within 120 s of server time. */
 export const IAT_TOLERANCE_SECONDS = 120;
 
+/**
+ * Whether the signature verifies. A JWT that is not well-formed has no signature anyone could check
+ * (with or without a key): it is `malformed`, never `invalid`, which says a check was made and failed.
+ */
 export type SignatureCheck =
   | { status: 'valid' }
-  | { status: 'invalid'; why: 'malformed' | 'bad_alg' | 'bad_kid' | 'bad_signature'; message: string }
+  | { status: 'invalid'; why: 'bad_alg' | 'bad_kid' | 'bad_signature'; message: string }
+  | { status: 'malformed'; message: string }
   | { status: 'not_checked'; message: string };
 
 export interface DecodedJwt {
@@ -48,7 +53,7 @@ const malformed = (message: string): DecodedJwt => ({
   claims: null,
   iatSkewSeconds: null,
   iatWithinTolerance: null,
-  signature: { status: 'invalid', why: 'malformed', message },
+  signature: { status: 'malformed', message },
   problems: [message],
 });
 
@@ -76,7 +81,7 @@ async function checkSignature(jwt: string, header: Record<string, unknown>, key:
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return { status: 'invalid', why: 'bad_signature', message: 'signature does not verify with the given key' };
-    return { status: 'invalid', why: 'malformed', message: 'not a verifiable JWS' };
+    return { status: 'malformed', message: 'not a verifiable JWS' };
   }
 }
 
@@ -91,7 +96,7 @@ export async function decodeJwt(input: unknown, options: { nowMs: number; key?: 
   const payload = decodeSegment(parts[1] as string);
   const iat = payload?.iat;
   const skew = typeof iat === 'number' && Number.isFinite(iat) ? Math.round(iat - options.nowMs / 1000) : null;
-  const signature = payload ? await checkSignature(jwt, header, options.key) : ({ status: 'invalid', why: 'malformed', message: 'payload is not a base64url JSON object' } as const);
+  const signature = payload ? await checkSignature(jwt, header, options.key) : ({ status: 'malformed', message: 'payload is not a base64url JSON object' } as const);
   return {
     header: redact(header) as Record<string, unknown>,
     claims: payload ? (redact(payload) as Record<string, unknown>) : null,

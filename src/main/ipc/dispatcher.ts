@@ -9,6 +9,7 @@ import {
   invokeContract,
   isInvokeChannel,
 } from '../../shared/contract';
+import { InvalidCursorError } from '../invalid-cursor';
 import { ServiceError } from '../services/errors';
 
 type ParsedInput<C extends InvokeChannel> = z.output<(typeof invokeContract)[C]['input']>;
@@ -44,6 +45,9 @@ function describeFields(fields: Record<string, string>): string {
   return named.join('; ');
 }
 
+/** A refused input in a person's words: each field and its problem (the screen shows each at its field too). */
+const invalidInput = (fields: Record<string, string>) => `Not accepted: ${describeFields(fields)}.`;
+
 export function createDispatcher(handlers: Handlers, onInternalError: (channel: string, error: unknown) => void): Dispatch {
   return async (channel, input) => {
     if (!isInvokeChannel(channel)) {
@@ -52,11 +56,11 @@ export function createDispatcher(handlers: Handlers, onInternalError: (channel: 
     const parsed = parseInput(channel, input);
     if (parsed === null) {
       const fields = { '(input)': 'is not a value this call accepts (a field holds an object where text or a number belongs)' };
-      return failure({ code: 'invalid_input', message: `Invalid input for ${channel}: ${describeFields(fields)}`, fields });
+      return failure({ code: 'invalid_input', message: invalidInput(fields), fields });
     }
     if (!parsed.success) {
       const fields = zodIssuesToFields(parsed.error.issues);
-      return failure({ code: 'invalid_input', message: `Invalid input for ${channel}: ${describeFields(fields)}`, fields });
+      return failure({ code: 'invalid_input', message: invalidInput(fields), fields });
     }
     try {
       const handler = handlers[channel] as (input: unknown) => unknown;
@@ -65,8 +69,14 @@ export function createDispatcher(handlers: Handlers, onInternalError: (channel: 
       if (error instanceof ServiceError) {
         return failure(error.toBody());
       }
+      // Every list's cursor is checked where it is read: a bad one is the caller's mistake, whichever list.
+      if (error instanceof InvalidCursorError) {
+        const fields = { cursor: 'is not a position of this list; start again from its first page' };
+        return failure({ code: 'invalid_input', message: invalidInput(fields), fields });
+      }
       onInternalError(channel, error);
-      return failure({ code: 'internal', message: `${channel} failed unexpectedly; see the main-process log.` });
+      // The channel goes to the log; the message is shown on a screen, where a channel's name means nothing.
+      return failure({ code: 'internal', message: 'This failed unexpectedly in Paydesk; the main-process log says why.' });
     }
   };
 }

@@ -14,15 +14,15 @@ import { DedicatedConnection } from './engine/dedicated';
 import { PostgresEngine } from './engine/postgres';
 import type { LedgerEngine } from './engine/types';
 
-export type LeaderRole = 'recovery';
+export type LeaderRole = 'recovery' | 'notices' | 'watches';
 export type ExclusiveRun = 'sweep' | 'retention';
 
 /** Fixed forever, apart from the transaction locks' keys (engine/postgres.ts). */
-const SESSION_LOCK_KEYS: Record<LeaderRole | ExclusiveRun, number> = { recovery: 0x5061_7911, sweep: 0x5061_7912, retention: 0x5061_7913 };
+const SESSION_LOCK_KEYS: Record<LeaderRole | ExclusiveRun, number> = { recovery: 0x5061_7911, sweep: 0x5061_7912, retention: 0x5061_7913, notices: 0x5061_7915, watches: 0x5061_7916 };
 /** The longest pause between reconnection tries of the connection that holds the locks. */
 const RECONNECT_MAX_MS = 5_000;
 /** An instance's own lock is (PRESENCE_CLASS, a 31-bit hash of its id): two keys, apart from the single-key locks above. */
-const PRESENCE_CLASS = 0x5061_7914;
+export const PRESENCE_CLASS = 0x5061_7914;
 
 /** An instance id's presence key. Two ids may share one: then one's lock makes the other look present, and only its heartbeat tells. */
 export function presenceKey(instanceId: string): number {
@@ -51,6 +51,10 @@ export interface Cluster {
    * (after a database restart every instance's lock is gone until it reconnects).
    */
   present(instanceIds: readonly string[]): Promise<Set<string>>;
+  /** Whether this session holds `instanceId`'s presence now (a readiness check: one that lost it is being taken for dead). */
+  holds(instanceId: string): boolean;
+  /** Whether this instance leads `role` now. */
+  leads(role: LeaderRole): boolean;
   close(): Promise<void>;
 }
 
@@ -108,6 +112,14 @@ class SoleCluster implements Cluster {
     return new Set(instanceIds);
   }
 
+  holds(): boolean {
+    return true;
+  }
+
+  leads(): boolean {
+    return true;
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -119,8 +131,10 @@ class AdvisoryCluster implements Cluster {
   /** When this connection last came up (performance.now()); null while it is down. */
   private upSince: number | null = null;
   private readonly runs = new LocalRuns();
-  private readonly timer: NodeJS.Timeout;
+  /** The retries: set going by the first lead() or hold(), so a cluster wired and never used holds nothing. */
+  private timer: NodeJS.Timeout | undefined;
   private trying: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     engine: PostgresEngine,
@@ -137,12 +151,11 @@ class AdvisoryCluster implements Cluster {
       },
       down: () => this.lostAll(),
     });
-    this.timer = setInterval(() => void this.tryAll(), options.retryMs ?? 2_000);
-    this.timer.unref();
   }
 
   async lead(role: LeaderRole, hooks: LeaderHooks): Promise<void> {
     this.roles.set(role, { hooks, held: false });
+    this.retry();
     await this.connection.start();
     await this.tryAll();
   }
@@ -161,6 +174,7 @@ class AdvisoryCluster implements Cluster {
 
   async hold(instanceId: string): Promise<void> {
     this.presences.set(presenceKey(instanceId), false);
+    this.retry();
     await this.connection.start();
     await this.tryAll();
   }
@@ -183,11 +197,26 @@ class AdvisoryCluster implements Cluster {
     return new Set(instanceIds.filter((id) => held.has(presenceKey(id))));
   }
 
+  holds(instanceId: string): boolean {
+    return this.connection.connected && this.presences.get(presenceKey(instanceId)) === true;
+  }
+
+  leads(role: LeaderRole): boolean {
+    return this.connection.connected && this.roles.get(role)?.held === true;
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await this.trying;
     this.roles.clear();
     await this.connection.close();
+  }
+
+  private retry(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => void this.tryAll(), this.options.retryMs ?? 2_000);
+    this.timer.unref();
   }
 
   /** One try at a time: every presence this session does not hold yet, then every role this instance does not lead yet. */

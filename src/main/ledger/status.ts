@@ -1,16 +1,10 @@
 // Where a status code sits in a transaction's life, from the codes catalogue, and whether a new
 // code may replace the current one. States only move forward: pending codes in catalogue order,
 // then unknown codes (kept as sent, never final), then final codes, which never change again.
-import {
-  PAYIN_STATUS_CATALOGUE,
-  PAYOUT_STATUS_CATALOGUE,
-  describePayinStatus,
-  describePayoutStatus,
-  type StatusCategory,
-  type TransactionSubject,
-} from '../../shared/spec/codes';
+import { PAYIN_STATUS_CATALOGUE, PAYOUT_STATUS_CATALOGUE, type StatusCategory } from '../../shared/spec/codes';
+import { TRANSACTION_KINDS, type TransactionKind } from '../transaction-kinds';
 
-export type TransactionKind = TransactionSubject;
+export type { TransactionKind } from '../transaction-kinds';
 export type { StatusCategory };
 
 export interface StatusFacts {
@@ -26,7 +20,7 @@ const pendingOrder: Record<TransactionKind, readonly string[]> = {
 };
 
 export function statusFacts(kind: TransactionKind, code: string | number): StatusFacts {
-  const info = kind === 'payin' ? describePayinStatus(code) : describePayoutStatus(code);
+  const info = TRANSACTION_KINDS[kind].describeStatus(code);
   // A known code is normalised ("0200" → "200"); an unknown one is kept exactly as sent.
   return { code: info.known ? String(info.code) : String(code), known: info.known, final: info.final, category: info.category };
 }

@@ -38,6 +38,15 @@ export function sha256Hex(text: string): string {
 
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
 
+/**
+ * A change of state a service decided (services/state-machine.ts): the repository writes `to` only
+ * where the row is still in one of `from`, a compare-and-set against a change made meanwhile.
+ */
+export interface StateMove<S extends string> {
+  readonly from: readonly S[];
+  readonly to: S;
+}
+
 /** UTC days, both included (YYYY-MM-DD; either may be absent), as the instants that bound them: since (included), until (excluded). */
 export function dayBounds(days: { from?: string | undefined; to?: string | undefined }): { since?: string; until?: string } {
   return {

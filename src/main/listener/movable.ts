@@ -1,5 +1,6 @@
 // A listener whose address can change while the app runs (Settings → listener address). Everyone
-// holds this one object; it forwards to the server bound now. A move binds the new address before
+// holds this one object, from before its first address is bound (open(), a start-up step); it
+// forwards to the server bound now. A move binds the new address before
 // closing the old one, so no notification meets a closed port; only when the new address needs the
 // old one's port (same port, other host) is the old server closed first, and if the new bind then
 // fails the old address is bound again, so a failed change never leaves Paydesk deaf.
@@ -12,18 +13,24 @@ export interface ListenerAddress {
 }
 
 export interface MovableListener extends Listener {
+  /** Binds the first address (`first`, usually through the `bind` it was made with); asked before, the listener throws. */
+  open(first: () => Promise<Listener>): Promise<void>;
   /** Rebinds to `address`; resolves with the address bound, rejects with the bind error (old address kept). */
   move(address: ListenerAddress): Promise<ListenerAddress>;
 }
 
-export function movableListener(first: Listener, bind: (address: ListenerAddress) => Promise<Listener>): MovableListener {
-  let current = first;
+export function movableListener(bind: (address: ListenerAddress) => Promise<Listener>): MovableListener {
+  let bound: Listener | undefined;
+  const current = (): Listener => {
+    if (!bound) throw new Error('the notification listener is not bound yet');
+    return bound;
+  };
   // Moves run one after another: two at once would each close the server the other replaced.
   let queue: Promise<unknown> = Promise.resolve();
 
   const moveNow = async (address: ListenerAddress): Promise<ListenerAddress> => {
-    if (address.host === current.host && address.port === current.port) return address;
-    const previous = current;
+    const previous = current();
+    if (address.host === previous.host && address.port === previous.port) return address;
     let next: Listener;
     try {
       next = await bind(address);
@@ -33,28 +40,31 @@ export function movableListener(first: Listener, bind: (address: ListenerAddress
       try {
         next = await bind(address);
       } catch (retryError) {
-        current = await bind({ host: previous.host, port: previous.port });
+        bound = await bind({ host: previous.host, port: previous.port });
         throw retryError;
       }
-      current = next;
+      bound = next;
       return { host: next.host, port: next.port };
     }
-    current = next;
+    bound = next;
     await previous.close();
     return { host: next.host, port: next.port };
   };
 
   return {
     get host() {
-      return current.host;
+      return current().host;
     },
     get port() {
-      return current.port;
+      return current().port;
     },
-    url: (pathSecret) => current.url(pathSecret),
-    stats: () => current.stats(),
-    refreshProfiles: () => current.refreshProfiles(),
-    close: () => queue.then(() => current.close()),
+    url: (pathSecret) => current().url(pathSecret),
+    stats: () => current().stats(),
+    refreshProfiles: () => current().refreshProfiles(),
+    close: () => queue.then(() => bound?.close()),
+    async open(first) {
+      bound = await first();
+    },
     move(address) {
       const result = queue.then(() => moveNow(address));
       queue = result.catch(() => undefined);

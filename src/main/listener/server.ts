@@ -11,7 +11,9 @@ import { commitsAreDurable, type Ledger } from '../ledger/connection';
 import { NotificationsRepository, type NewNotification } from '../ledger/repositories/notifications';
 import { ProfilesRepository } from '../ledger/repositories/profiles';
 import { isoTime, systemClock, type Clock } from '../ledger/support';
+import { REQUEST_ID_HEADER, requestIdOf, withLogContext } from '../log-context';
 import type { Logger } from '../logger';
+import { healthAnswer, type HealthProbe } from '../services/health';
 import { readBody } from './body';
 import { ProfileCache } from './profile-cache';
 import { GroupCommitter } from './group-commit';
@@ -59,6 +61,10 @@ export interface ListenerOptions {
    * it was stored with ('pending' to be applied, or 'malformed'). Must not throw.
    */
   onStored?: (id: number, outcome: NewNotification['outcome']) => void;
+  /** Told of every notification answered: its event (when its body named a known one), the answer's status, the seconds from arrival to answer. Must not throw. */
+  onAnswered?: (event: string | null, status: number, seconds: number) => void;
+  /** Answers GET /readyz (GET /healthz answers 200 while the listener serves), so a balancer in front of it can tell. */
+  health?: HealthProbe;
   now?: Clock;
   log?: Logger;
 }
@@ -94,7 +100,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const receivedAt = isoTime(now());
-    const match = PATH.exec((req.url ?? '').split('?')[0] ?? '');
+    const pathname = (req.url ?? '').split('?')[0] ?? '';
+    if (await answeredHealth(pathname, req, res, options.health)) return;
+    const arrived = performance.now();
+    let event: string | null = null;
+    res.once('finish', () => {
+      const seconds = (performance.now() - arrived) / 1000;
+      options.onAnswered?.(event, res.statusCode, seconds);
+      log.debug?.('notification answered', { path: `${LISTENER_PATH_PREFIX}…`, status: res.statusCode, event, ms: Math.round(seconds * 1000) });
+    });
+    const match = PATH.exec(pathname);
     const profileId = match?.[1] === undefined ? undefined : await profiles.idFor(match[1]);
     if (!profileId) return answer(res, 404, { status: 'not_found' });
     if (req.method !== 'POST') return answer(res, 405, { status: 'method_not_allowed' }, { allow: 'POST' });
@@ -111,6 +126,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       bodyTruncated: read.truncated,
       ...classifyRequest(read, req.headers['content-type'], limits.maxBodyBytes),
     };
+    event = record.event;
 
     let id: number;
     try {
@@ -137,9 +153,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
-      log.error('notification listener failed', error);
-      if (!res.headersSent) answer(res, 500, { status: 'error' });
+    // A request id on every line logged while it is handled (log-context.ts); its path is a profile's secret, never logged.
+    withLogContext(requestIdOf(req.headers[REQUEST_ID_HEADER]), (context) => {
+      res.setHeader(REQUEST_ID_HEADER, context.reqId);
+      handle(req, res).catch((error: unknown) => {
+        log.error('notification listener failed', error);
+        if (!res.headersSent) answer(res, 500, { status: 'error' });
+      });
     });
   };
   const server: http.Server = options.tls ? https.createServer({ ...serverOptions, ...options.tls }, onRequest) : http.createServer(serverOptions, onRequest);
@@ -168,6 +188,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     refreshProfiles: () => profiles.clear(),
     close: () => closeServer(server, committer),
   };
+}
+
+/** GET /healthz and /readyz (their paths are not a profile's: those are under /n/): true when answered. */
+async function answeredHealth(pathname: string, req: IncomingMessage, res: ServerResponse, health: HealthProbe | undefined): Promise<boolean> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const found = await healthAnswer(pathname, health);
+  if (!found) return false;
+  answer(res, found.status, found.body, found.status === 503 ? { 'retry-after': '5' } : {});
+  return true;
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -41,10 +41,10 @@ export class KeytarSecretStore implements SecretStore {
     try {
       await withTimeout(keytar.setPassword(this.service, PROBE_ACCOUNT, 'probe'), PROBE_TIMEOUT_MS);
       await withTimeout(keytar.deletePassword(this.service, PROBE_ACCOUNT), PROBE_TIMEOUT_MS);
-      return { state: 'available', backend, message: 'Credentials are stored in the OS keychain.' };
+      return { state: 'available', custody: 'keychain', backend, message: 'Credentials are stored in the OS keychain.' };
     } catch (error) {
       const failure = keychainError(reasonOf(error));
-      return { state: failure instanceof KeychainLockedError ? 'locked' : 'unavailable', backend, message: failure.message };
+      return { state: failure instanceof KeychainLockedError ? 'locked' : 'unavailable', custody: 'keychain', backend, message: failure.message };
     }
   }
 

@@ -1,5 +1,6 @@
 // The team server's HTTP(S) face: the renderer for browsers, the typed contract for people
-// signed in, and their pushes — web mode's bridge, grown up (web/http-kit.ts is shared).
+// signed in, and their pushes. The server is web mode's (web/app-server.ts); this adds its guard
+// (sessions: cookies with CSRF, bearer tokens), the sign-in routes and TLS.
 //   GET  /, /assets/…          the app (its sign-in form first): public, it holds no data
 //   POST /auth/login           {username, password, totp?, client?} → the session (a browser gets
 //                              an HttpOnly cookie; a desktop asks with client "desktop" and gets
@@ -7,24 +8,26 @@
 //   POST /auth/logout          ends the session
 //   POST /rpc/<channel>        {"input": …} → envelope, as the person signed in (role checked)
 //   GET  /events?since=N       server-sent events: the pushes this person may have
+//   GET  /healthz, /readyz     a balancer's probes (no session; services/health.ts)
+//   GET  /metrics              Prometheus, with the metrics token only (metrics-http.ts)
 // A browser's cookie is accepted only with the header x-paydesk-csrf (a page of another origin
 // cannot send it without a preflight this server never allows) and, when Origin is sent, from
 // this server's own origin. A desktop sends Authorization: Bearer <token>.
-import { readFile } from 'node:fs/promises';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Envelope } from '../../shared/contract';
-import { CSRF_HEADER, PUSH_SEQ_META, TEAM_META } from '../../shared/web-stream';
+import { CSRF_HEADER, TEAM_META } from '../../shared/web-stream';
 import type { Dispatch } from '../ipc/dispatcher';
+import { currentLogContext } from '../log-context';
 import type { Logger } from '../logger';
 import type { EventBus } from '../services/event-bus';
+import type { HealthProbe } from '../services/health';
+import type { Metrics } from '../services/metrics';
 import type { Authorizer } from '../services/team/authorizer';
 import { runAs, type RequestPerson } from '../services/team/request-context';
 import { SignInError, type TeamService } from '../services/team/team-service';
-import { assetServer } from '../web/assets';
-import { PushStreams, readJsonPost, refuse, securityHeaders, sendHtml, sendJson, serveRpc } from '../web/http-kit';
+import { startAppServer, type Exchange } from '../web/app-server';
+import { metricsRoute } from './metrics-http';
+import { readJsonPost, refuse, sendJson } from '../web/http-kit';
 import { cookieValue } from '../web/request-guard';
 
 export const SESSION_COOKIE = 'paydesk_team';
@@ -43,6 +46,15 @@ export interface TeamHttpOptions {
   /** Cookies get Secure: the server is reached over https (its own certificate or a TLS proxy). */
   secureCookies: boolean;
   log: Logger;
+  /**
+   * While it gives a reason (this instance drains: a newer Paydesk migrated the ledger), every
+   * sign-in, call and event stream is answered 503 with it, so the balancer sends people elsewhere.
+   */
+  refusal?: () => string | null;
+  /** What GET /readyz answers (GET /healthz answers 200 while the server serves); no session needed. */
+  health?: HealthProbe;
+  /** This instance's metrics: told how many event streams are open; served at GET /metrics to a bearer of `token` when given. */
+  metrics?: { metrics: Metrics; token?: string | undefined };
 }
 
 export interface TeamHttpServer {
@@ -65,11 +77,7 @@ const loginInput = (body: unknown) => {
 };
 
 export async function startTeamHttp(options: TeamHttpOptions): Promise<TeamHttpServer> {
-  const { dispatch, events, team, authorizer, rendererDir, log } = options;
-  const assets = assetServer(rendererDir, securityHeaders);
-  const indexHtml = await readFile(path.join(rendererDir, 'index.html'), 'utf8');
-  assets.warm(indexHtml);
-  const streams = new PushStreams<StreamClient>(events, (client, audience) => !audience || audience.personId === client.personId || audience.sessionId === client.sessionId);
+  const { dispatch, team, authorizer } = options;
   const cookie = (value: string, maxAgeSeconds: number) => `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${options.secureCookies ? '; Secure' : ''}`;
 
   const clientAddress = (req: IncomingMessage): string => {
@@ -90,22 +98,21 @@ export async function startTeamHttp(options: TeamHttpOptions): Promise<TeamHttpS
     return fromCookie;
   };
 
-  const signedIn = async (req: IncomingMessage, res: ServerResponse, kind: 'write' | 'read'): Promise<{ person: RequestPerson; token: string } | null> => {
+  const signedIn = async (req: IncomingMessage, res: ServerResponse, kind: 'write' | 'read'): Promise<RequestPerson | null> => {
     const token = tokenOf(req, kind);
     const person = token ? await team.authenticate(token) : null;
-    if (!person || !token) {
-      refuse(res, 401, 'Sign in to the team server (your session ended, or there was none).');
-      return null;
-    }
-    return { person, token };
+    if (!person) refuse(res, 401, 'Sign in to the team server (your session ended, or there was none).');
+    else currentLogContext()?.setPerson(person.id);
+    return person;
   };
 
-  const login = async (req: IncomingMessage, res: ServerResponse) => {
+  const login = async ({ req, res }: Exchange) => {
     const read = await readJsonPost(req, res);
     if (!read) return;
     const input = loginInput(read.body);
     try {
       const done = await team.signIn({ ...input, address: clientAddress(req) });
+      currentLogContext()?.setPerson(done.person.id);
       const session = await team.sessionView(done.person);
       if (input.client === 'desktop') return sendJson(res, 200, { ok: true, value: { session, token: done.token } });
       const maxAge = Math.max(0, Math.floor((Date.parse(done.session.expiresAt) - Date.now()) / 1000));
@@ -118,71 +125,55 @@ export async function startTeamHttp(options: TeamHttpOptions): Promise<TeamHttpS
     }
   };
 
-  const logout = async (req: IncomingMessage, res: ServerResponse) => {
+  const logout = async ({ req, res }: Exchange) => {
     const token = tokenOf(req, 'write');
     if (token) await team.signOut(token);
     sendJson(res, 200, { ok: true, value: { signedOut: true } }, { 'set-cookie': cookie('', 0) });
   };
 
-  const rpc = async (req: IncomingMessage, res: ServerResponse, channel: string) => {
-    const who = await signedIn(req, res, 'write');
-    if (!who) return;
-    const { person } = who;
-    await serveRpc(req, res, channel, async (name, input): Promise<Envelope<unknown>> => {
+  /** The contract as the person signed in calls it: their role checked first, served in their context. */
+  const callsOf =
+    (person: RequestPerson): Dispatch =>
+    async (name, input): Promise<Envelope<unknown>> => {
       const verdict = await authorizer.before(person, name, input);
       if (!verdict.ok) return { ok: false, error: verdict.error };
       const answer = await runAs(person, () => dispatch(name, verdict.input));
       return authorizer.after(person, answer);
-    });
-  };
-
-  const serveIndex = (res: ServerResponse) => {
-    const meta = `  <meta name="${TEAM_META}" content="1" />\n  <meta name="${PUSH_SEQ_META}" content="${streams.log.lastId}" />\n`;
-    sendHtml(res, 200, indexHtml.replace('</head>', `${meta}</head>`));
-  };
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://server');
-    const route = url.pathname;
-    const handle = async () => {
-      if (route === '/auth/login') await login(req, res);
-      else if (route === '/auth/logout') await logout(req, res);
-      else if (route.startsWith('/rpc/')) await rpc(req, res, route.slice('/rpc/'.length));
-      else if (route === '/events') {
-        const who = await signedIn(req, res, 'read');
-        if (who) streams.open(req, res, url, { personId: who.person.id, sessionId: who.person.sessionId });
-      } else if (route === '/' || route === '/index.html') serveIndex(res);
-      else if (!(await assets.serve(req, res, route))) sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No such path: ${route}` } });
     };
-    handle().catch((error: unknown) => {
-      log.error(`team server request ${req.method} ${route} failed`, error);
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'Internal error; see the team server log.' } });
-      else res.destroy();
-    });
-  };
-  const server: http.Server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+
+  const server = await startAppServer<StreamClient>({
+    face: {
+      routes: { '/auth/login': login, '/auth/logout': logout },
+      stopping: () => options.refusal?.() ?? null,
+      admitCall: async ({ req, res }) => {
+        const person = await signedIn(req, res, 'write');
+        return person && callsOf(person);
+      },
+      admitStream: async ({ req, res }) => {
+        const person = await signedIn(req, res, 'read');
+        return person && { client: { personId: person.id, sessionId: person.sessionId } };
+      },
+      // The page holds no data: its sign-in form comes first.
+      admitPage: () => true,
+      page: () => ({ meta: { [TEAM_META]: '1' } }),
+      mayHave: (client, audience) => !audience || audience.personId === client.personId || audience.sessionId === client.sessionId,
+    },
+    events: options.events,
+    rendererDir: options.rendererDir,
+    host: options.host,
+    port: options.port,
+    tls: options.tls,
+    log: options.log,
+    failures: { logAs: 'team server request', seeLog: 'the team server log' },
+    health: options.health,
+    metrics: options.metrics?.token ? metricsRoute(options.metrics.metrics, options.metrics.token) : undefined,
   });
-  const { port } = server.address() as AddressInfo;
+  options.metrics?.metrics.readFrom({ streamClients: () => server.streamClients() });
   const host = options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    origin: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
-    port,
-    endSessions: (ids) => streams.end((client) => ids.includes(client.sessionId)),
-    async close() {
-      streams.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), 2_000);
-      await closed;
-      clearTimeout(force);
-    },
+    origin: `${options.tls ? 'https' : 'http'}://${host}:${server.port}`,
+    port: server.port,
+    endSessions: (ids) => server.endStreams((client) => ids.includes(client.sessionId)),
+    close: server.close,
   };
 }

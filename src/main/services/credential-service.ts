@@ -1,10 +1,12 @@
 // Credentials of a profile: the merchant-token and the Ed25519 JWT signing key. Both live only in
-// the OS keychain, keyed by profile; what leaves this service is "set / not set" and a fingerprint.
+// the secret store, keyed by profile: the OS keychain on a desk, sealed in the ledger on a team
+// server (team/server-secret-store.ts); what leaves this service is "set / not set" and a fingerprint.
 // The local emulator's merchant-token is the emulator's own (it plays the gateway), so Paydesk
 // stores nothing for it.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE, type credentialStateSchema, type publicKeyExportSchema } from '../../shared/contract/profiles';
+import type { credentialStateSchema, publicKeyExportSchema } from '../../shared/contract/profiles';
+import { isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE, merchantTokenProblem } from '../../shared/profile-rules';
 import {
   exportPrivatePem,
   exportPublicJwk,
@@ -66,8 +68,12 @@ export class CredentialService {
     if (profile.environment === 'local') {
       throw new ServiceError('invalid_input', 'The local emulator supplies its own merchant-token; nothing to set.', { token: 'Not used for the local emulator.' });
     }
-    await this.deps.secrets.set(tokenAccount(profile.id), token);
-    await this.deps.audit.append({ actor: 'user', action: 'credentials.set-merchant-token', profileId: profile.id, subject: profile.name, details: { fingerprint: tokenFingerprint(token) } });
+    // Spaces around a pasted token are dropped; one inside is refused (shared/profile-rules.ts).
+    const problem = merchantTokenProblem(token);
+    if (problem) throw new ServiceError('invalid_input', `The merchant-token was not stored: ${problem}`, { token: problem });
+    const stored = token.trim();
+    await this.deps.secrets.set(tokenAccount(profile.id), stored);
+    await this.deps.audit.append({ actor: 'user', action: 'credentials.set-merchant-token', profileId: profile.id, subject: profile.name, details: { fingerprint: tokenFingerprint(stored) } });
   }
 
   async clearMerchantToken(profile: Profile): Promise<void> {

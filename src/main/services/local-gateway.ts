@@ -35,6 +35,40 @@ export function localGatewayFrom(emulator: EmulatorHandle): LocalGateway {
   return withKeys(emulator, () => emulator.close());
 }
 
+/** The embedded emulator as the services hold it from the start: start() starts it; until then it is not there to ask. */
+export interface EmbeddedLocalGateway extends LocalGateway {
+  start(): Promise<void>;
+}
+
+export function embeddedLocalGateway(startEmulator: () => Promise<EmulatorHandle>): EmbeddedLocalGateway {
+  let started: LocalGateway | undefined;
+  const running = (): LocalGateway => {
+    if (!started) throw new Error('the embedded gateway emulator has not started yet');
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get adminUrl() {
+      return running().adminUrl;
+    },
+    get hostedUrl() {
+      return running().hostedUrl;
+    },
+    get merchant() {
+      return running().merchant;
+    },
+    registerKey: (kid, publicJwk) => running().registerKey(kid, publicJwk),
+    close: async () => {
+      await started?.close();
+    },
+    async start() {
+      started = localGatewayFrom(await startEmulator());
+    },
+  };
+}
+
 /** An emulator already running (its admin_url): asked once where it is and who we are there; left running by close(). */
 export async function externalLocalGateway(adminUrl: string): Promise<LocalGateway> {
   const url = adminUrl.replace(/\/+$/, '');

@@ -3,17 +3,20 @@
 // as the notified status, "unverified" until a status read agrees (services/verification). Duplicates are recognised by their dedupe
 // key, a notification for a transaction we do not know yet is kept as an orphan and applied
 // when the transaction appears, and nothing here ever deletes or rewrites what was received.
-import { parseJson, isJsonObject, numberText } from '../../shared/json';
-import { compareAmounts, parseDecimal } from '../../shared/money';
+import { parseJson, isJsonObject } from '../../shared/json';
 import { EVENT_SPECS, eventSpec, isNotificationEvent, subjectOf, type NotificationEvent } from '../../shared/spec/events';
-import { PayinNotificationSchema, PayoutNotificationSchema, TokenizationNotificationSchema } from '../../shared/spec/schemas';
+import { TokenizationNotificationSchema } from '../../shared/spec/schemas';
 import type { Repositories } from '../ledger/repositories/index';
 import type { NotificationOutcome, NotificationSummaryRecord, OutcomeLinks, StoredNotification } from '../ledger/repositories/notifications';
 import type { PayinRecord } from '../ledger/repositories/payins';
 import type { PayoutRecord } from '../ledger/repositories/payouts';
-import type { StatusOutcome, TransactionRecord } from '../ledger/repositories/transactions';
+import type { TransactionRecord } from '../ledger/repositories/transactions';
 import type { Logger } from '../logger';
+import { TRANSACTION_KINDS, transactionOf, type TransactionKind } from '../transaction-kinds';
+import { applyStatus } from './payments/apply';
 import { readPush, type TransactionChange, type TransactionPush } from './payments/pushes';
+import type { StatusOutcome } from './status-change';
+import { moneyContradictions } from './verification/status-reader';
 
 export interface AppliedNotification {
   id: number;
@@ -88,6 +91,18 @@ export class NotificationApplier {
     });
   }
 
+  /**
+   * Resolves once every id enqueued so far is applied. A closing core waits for it after its
+   * listener closed (which lets the requests in flight be stored and answered) and before its
+   * ledger closes: what was acknowledged while it stopped is applied now, not at the next start.
+   */
+  async idle(): Promise<void> {
+    while (this.scheduled || this.draining) {
+      if (this.draining) await this.draining;
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   private async drain(): Promise<void> {
     for (let ids = this.turns.shift(); ids; ids = this.turns.shift()) {
       // applyMany logs what fails to apply; this catches only what escapes it (a throwing logger).
@@ -139,17 +154,16 @@ export class NotificationApplier {
    * Applies the orphans waiting for a transaction that just became known (call after recording
    * a create answer). Returns what became of them.
    */
-  async matchOrphans(subject: 'payin' | 'payout', rowId: number): Promise<AppliedNotification[]> {
-    const row = subject === 'payin' ? await this.repos.payins.byId(rowId) : await this.repos.payouts.byId(rowId);
+  async matchOrphans(subject: TransactionKind, rowId: number): Promise<AppliedNotification[]> {
+    const row = await TRANSACTION_KINDS[subject].store(this.repos).byId(rowId);
     return row ? this.matchOrphansOf(row) : [];
   }
 
   /** matchOrphans for a row the caller has just read (as it stands since its create answer was recorded). */
   async matchOrphansOf(row: PayinRecord | PayoutRecord): Promise<AppliedNotification[]> {
-    const subject = 'payinId' in row ? 'payin' : 'payout';
-    const refs =
-      'payinId' in row ? { transactionRef: row.payinId, requestRef: row.requestId } : { transactionRef: row.payoutId, requestRef: row.merchantReference };
-    const orphans = (await this.repos.notifications.orphansFor(row.profileId, refs)).filter((n) => subjectOf(n.event) === subject);
+    const { kind, reference, gatewayId } = transactionOf(row);
+    const refs = { transactionRef: gatewayId, requestRef: reference };
+    const orphans = (await this.repos.notifications.orphansFor(row.profileId, refs)).filter((n) => subjectOf(n.event) === kind);
     if (orphans.length === 0) return [];
     const results = await this.repos.transaction(() => this.applyEach(orphans.map((n) => n.id), true));
     for (const result of results) this.publish(result);
@@ -285,56 +299,44 @@ export class NotificationApplier {
 
   /** One way to apply each event of the spec (a new event without its own fails the typecheck). */
   private readonly appliers: Record<NotificationEvent, (n: StoredNotification, body: Record<string, unknown>, statusCode: string) => Promise<Verdict>> = {
-    v2_payin_notification: (n, body, statusCode) => this.applyPayin(n, body, statusCode),
+    v2_payin_notification: (n, body, statusCode) => this.applyClaim('payin', n, body, statusCode),
     v2_tokenization_notification: (n, body) => this.applyTokenization(n, body),
-    v2_payout_notification: (n, body, statusCode) => this.applyPayout(n, body, statusCode),
+    v2_payout_notification: (n, body, statusCode) => this.applyClaim('payout', n, body, statusCode),
   };
 
   /** The pay-in or payout a notification names, by its event's subject; undefined for an unknown event. */
   private async findTransaction(n: StoredNotification) {
     const subject = subjectOf(n.event);
-    return subject === 'payout' ? this.findPayout(n) : subject === 'payin' ? this.findPayin(n) : undefined;
+    return subject === null ? undefined : this.findRow(subject, n);
   }
 
-  private async findPayin(n: StoredNotification) {
-    const { payins } = this.repos;
-    return (n.transactionRef && (await payins.byPayinId(n.transactionRef, n.profileId))) || (n.requestRef && (await payins.byRequestId(n.profileId, n.requestRef))) || undefined;
+  /** The row a notification names: by the gateway's id, else by the merchant's reference. */
+  private async findRow(kind: TransactionKind, n: StoredNotification): Promise<PayinRecord | PayoutRecord | undefined> {
+    const store = TRANSACTION_KINDS[kind].store(this.repos);
+    return (n.transactionRef && (await store.byGatewayId(n.transactionRef, n.profileId))) || (n.requestRef && (await store.byReference(n.profileId, n.requestRef))) || undefined;
   }
 
-  private async findPayout(n: StoredNotification) {
-    const { payouts } = this.repos;
-    return (n.transactionRef && (await payouts.byPayoutId(n.transactionRef, n.profileId))) || (n.requestRef && (await payouts.byMerchantReference(n.profileId, n.requestRef))) || undefined;
-  }
-
-  private async applyPayin(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Promise<Verdict> {
-    const fields = PayinNotificationSchema.parse(body);
-    const row = await this.findPayin(n);
-    if (!row) return { outcome: 'orphan', subject: 'payin', detail: 'no pay-in with this payin_id or request_id yet' };
-    const payins = this.repos.payins;
-    // Found by its payin_id, it holds it already.
-    if (n.transactionRef && n.transactionRef !== row.payinId) await payins.attachGatewayId(row.id, n.transactionRef);
-    const facts = this.contradictions(row, fields.amount, fields.currency, n.requestRef && n.requestRef !== row.requestId ? `request_id ${n.requestRef}` : null);
-    if (facts) await payins.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
-    const applied = await payins.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
-    return this.statusVerdict('payin', applied.outcome, applied.record, facts, { payinRowId: row.id });
-  }
-
-  private async applyPayout(n: StoredNotification, body: Record<string, unknown>, statusCode: string): Promise<Verdict> {
-    const fields = PayoutNotificationSchema.parse(body);
-    const { payouts } = this.repos;
-    const row = await this.findPayout(n);
-    if (!row) return { outcome: 'orphan', subject: 'payout', detail: 'no payout with this payout_id or merchantReference yet' };
-    if (n.transactionRef && n.transactionRef !== row.payoutId) await payouts.attachGatewayId(row.id, n.transactionRef);
-    const facts = this.contradictions(row, fields.amount, fields.currency, null);
-    if (facts) await payouts.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
-    const applied = await payouts.applyStatus(row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
-    return this.statusVerdict('payout', applied.outcome, applied.record, facts, { payoutRowId: row.id });
+  /** A pay-in's or payout's notification: a claim of its status on the row it names (it moves no status). */
+  private async applyClaim(kind: TransactionKind, n: StoredNotification, body: Record<string, unknown>, statusCode: string): Promise<Verdict> {
+    const entry = TRANSACTION_KINDS[kind];
+    const fields = entry.notificationBody.parse(body);
+    const row = await this.findRow(kind, n);
+    if (!row) return { outcome: 'orphan', subject: kind, detail: `no ${entry.noun} with this ${entry.gatewayIdField} or ${entry.referenceField} yet` };
+    const store = entry.store(this.repos);
+    const { reference, gatewayId } = transactionOf(row);
+    // Found by its gateway's id, it holds it already.
+    if (n.transactionRef && n.transactionRef !== gatewayId) await store.attachGatewayId(row.id, n.transactionRef);
+    const otherReference = entry.notifiedReferenceCompared && n.requestRef && n.requestRef !== reference ? `${entry.referenceField} ${n.requestRef}` : null;
+    const facts = this.contradictions(row, fields.amount, fields.currency, otherReference);
+    if (facts) await store.noteConflict(row.id, `notification ${n.id}: ${facts}`, 'facts');
+    const applied = await applyStatus<TransactionRecord>(store, row.id, { statusCode, reasonCode: fields.reason_code ?? null, source: 'notification' });
+    return this.statusVerdict(kind, applied.outcome, applied.record, facts, entry.rowLinks(row.id));
   }
 
   /** The token and card metadata; the pay-in's own status comes with its v2_payin_notification. */
   private async applyTokenization(n: StoredNotification, body: Record<string, unknown>): Promise<Verdict> {
     const fields = TokenizationNotificationSchema.parse(body);
-    const row = await this.findPayin(n);
+    const row = (await this.findRow('payin', n)) as PayinRecord | undefined;
     if (!row) return { outcome: 'orphan', subject: 'payin', detail: 'no pay-in with this payin_id or request_id yet' };
     if (!fields.token) return { outcome: 'applied', subject: 'payin', payinRowId: row.id, detail: `no token issued (status ${n.statusCode})` };
     const digits = (value: string | null | undefined, length: number) => (value && new RegExp(`^\\d{${length}}$`).test(value) ? value : null);
@@ -354,18 +356,11 @@ export class NotificationApplier {
 
   /** What the notification says that contradicts the ledger, other than the status. */
   private contradictions(row: TransactionRecord, amount: unknown, currency: string | null | undefined, other: string | null): string | null {
-    const found: string[] = [];
-    if (amount !== undefined && amount !== null) {
-      const text = typeof amount === 'string' ? amount : numberText(amount);
-      const value = text === undefined ? undefined : parseDecimal(text);
-      if (value === undefined || compareAmounts(value.toFixed(), row.amount) !== 0) found.push(`amount ${text ?? String(amount)} instead of ${row.amount}`);
-    }
-    if (currency && currency !== row.currency) found.push(`currency ${currency} instead of ${row.currency}`);
-    if (other) found.push(other);
+    const found = [moneyContradictions(row, amount, currency), other].filter((text) => text !== null);
     return found.length > 0 ? found.join(', ') : null;
   }
 
-  private statusVerdict(subject: 'payin' | 'payout', outcome: StatusOutcome, record: TransactionRecord, facts: string | null, links: OutcomeLinks): Verdict {
+  private statusVerdict(subject: TransactionKind, outcome: StatusOutcome, record: TransactionRecord, facts: string | null, links: OutcomeLinks): Verdict {
     if (outcome === 'conflict' || facts) {
       return { ...links, outcome: 'mismatch', subject, needsVerification: true, detail: facts ?? record.statusConflict ?? record.conflict };
     }

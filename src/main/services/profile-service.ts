@@ -2,22 +2,22 @@
 // created on first run with no configuration; sandbox and live profiles are entered by the user.
 import type { EnvironmentKind, ProfileInput, ProfileView } from '../../shared/contract';
 import { notificationReach } from '../../shared/notification-reach';
-import type { Profile, ProfilesRepository } from '../ledger/repositories/profiles';
+import { EMULATOR_PROFILE_NAME, environmentLabels, GATEWAY_ADDRESS, gatewayBaseUrl as parseGatewayAddress, merchantIdProblem, notificationUrlProblem, profileNameProblem } from '../../shared/profile-rules';
+import { type Profile, ProfileNameTakenError, type ProfilesRepository } from '../ledger/repositories/profiles';
 import type { AuditLog } from '../ledger/repositories/audit-log';
+import type { Transaction } from '../ledger/repositories';
 import type { CredentialService, PublicKeyExport } from './credential-service';
 import { ServiceError } from './errors';
 import type { EventBus } from './event-bus';
 import type { LocalGateway } from './local-gateway';
 
-export const environmentLabels: Record<EnvironmentKind, string> = {
-  local: 'Local emulator',
-  sandbox: 'Provider sandbox',
-  live: 'Live',
-};
+export { environmentLabels };
 
 export interface ProfileServiceDeps {
   profiles: ProfilesRepository;
   audit: AuditLog;
+  /** One unit of work (repos.transaction): a rename's audit entry and its mark commit together. */
+  transaction: Transaction;
   credentials: CredentialService;
   events: EventBus;
   local: LocalGateway;
@@ -34,21 +34,33 @@ export interface ActiveProfileChoice {
   choose(id: string): Promise<void>;
 }
 
-/** Sandbox: the user gives {sandbox_url} (ends in /api/); live: the base URL itself (ends in /api/v2). */
-export function gatewayBaseUrl(environment: EnvironmentKind, entered: string): string {
-  const url = new URL(entered.trim());
-  const path = url.pathname.replace(/\/+$/, '');
-  if (environment === 'sandbox') {
-    if (path.endsWith('/api/v2')) return `${url.origin}${path}`;
-    if (!path.endsWith('/api')) throw new ServiceError('invalid_input', 'The sandbox address must end in /api/ (the spec\'s {sandbox_url}).', { baseUrl: 'Must end in /api/' });
-    return `${url.origin}${path}/v2`;
-  }
-  if (!path.endsWith('/api/v2')) {
-    throw new ServiceError('invalid_input', 'The live base URL must end in /api/v2.', { baseUrl: 'Must end in /api/v2' });
-  }
-  if (url.protocol !== 'https:') throw new ServiceError('invalid_input', 'A live gateway must be reached over https.', { baseUrl: 'Must start with https://' });
-  return `${url.origin}${path}`;
+/** How each field is called where a refusal lists them (the form shows each beside its field). */
+const FIELD_NAMES: Record<string, string> = {
+  name: 'Name',
+  baseUrl: 'Gateway address',
+  merchantId: 'merchant_id',
+  merchantSiteId: 'merchant_site_id',
+  notificationPublicUrl: 'Notification public URL',
+  confirmed: 'Confirmation',
+};
+
+function refused(fields: Record<string, string>): ServiceError {
+  const listed = Object.entries(fields).map(([field, problem]) => `${FIELD_NAMES[field] ?? field}: ${problem}`);
+  return new ServiceError('invalid_input', `The profile was not saved. ${listed.join(' ')}`, fields);
 }
+
+const ARCHIVE_INSTEAD = 'Archive it instead: an archived profile leaves the profile switcher and the pickers, its transactions stay visible and filterable, and it can be restored at any time.';
+
+/** Which gateway and merchant a profile speaks to, and as whom: what its view and an evidence pack both show. */
+export const profileIdentity = (profile: Profile) => ({
+  id: profile.id,
+  name: profile.name,
+  environment: profile.environment,
+  baseUrl: profile.baseUrl,
+  merchantId: profile.merchantId,
+  merchantSiteId: profile.merchantSiteId,
+  kid: profile.kid,
+});
 
 export class ProfileService {
   /** The last profiles push under way (see publish). */
@@ -56,20 +68,37 @@ export class ProfileService {
 
   constructor(private readonly deps: ProfileServiceDeps) {}
 
-  /** First run: a local-emulator profile, active, with nothing to configure. Later runs: follow the emulator's port. */
+  /**
+   * First run: a local-emulator profile, active, with nothing to configure. Later runs: follow the
+   * emulator's port, and audit the renames an upgrade made (names made unique by migration 0020).
+   */
   async ensureLocalProfile(): Promise<Profile> {
     const { profiles, local } = this.deps;
+    await this.auditRenames();
     const facts = { baseUrl: local.baseUrl, merchantId: local.merchant.merchant_id, merchantSiteId: local.merchant.merchant_site_id };
     for (const profile of (await profiles.list()).filter((p) => p.environment === 'local')) await profiles.update(profile.id, facts);
     let profile = (await profiles.list()).find((p) => p.environment === 'local');
-    if (!profile) profile = await profiles.create({ name: 'Local emulator', environment: 'local', ...facts });
+    if (!profile) profile = await profiles.create({ name: EMULATOR_PROFILE_NAME, environment: 'local', ...facts });
     if (!(await profiles.active())) await profiles.activate(profile.id);
     return (await profiles.get(profile.id)) ?? profile;
   }
 
+  /** Each rename the upgrade made, audited once (several instances may start at once: the mark decides). */
+  private async auditRenames(): Promise<void> {
+    for (const rename of await this.deps.profiles.pendingRenames()) {
+      await this.deps.transaction(async () => {
+        if (!(await this.deps.profiles.markRenameAudited(rename.id))) return;
+        const why = rename.reason === 'reserved' ? `“${EMULATOR_PROFILE_NAME}” is the embedded emulator's name` : 'an older profile has the same name';
+        await this.deps.audit.append({ actor: 'system', action: 'profile.rename', profileId: rename.profileId, subject: rename.newName, details: { from: rename.oldName, to: rename.newName, why, upgrade: true, at: rename.renamedAt } });
+      });
+    }
+  }
+
+  /** The active profile for whoever is served: on a team server their own choice, unless it was archived since. */
   async active(): Promise<Profile> {
     const chosen = this.deps.choice?.current();
-    const profile = (chosen ? await this.deps.profiles.get(chosen) : undefined) ?? (await this.deps.profiles.active());
+    const mine = chosen ? await this.deps.profiles.get(chosen) : undefined;
+    const profile = (mine && mine.archivedAt === null ? mine : undefined) ?? (await this.deps.profiles.active());
     if (!profile) throw new ServiceError('not_found', 'No active profile: create or activate one in Settings.');
     return profile;
   }
@@ -85,6 +114,13 @@ export class ProfileService {
     return id === undefined ? this.active() : this.require(id);
   }
 
+  /** The profile something is sent from: as resolve(), but never an archived one (its transactions stay readable). */
+  async forSending(id: string | undefined): Promise<Profile> {
+    const profile = await this.resolve(id);
+    if (profile.archivedAt !== null) throw new ServiceError('conflict', `Profile “${profile.name}” is archived: nothing is sent from it. Restore it first (Settings → Profiles).`);
+    return profile;
+  }
+
   async list(): Promise<ProfileView[]> {
     const activeId = await this.activeId();
     return Promise.all((await this.deps.profiles.list()).map((profile) => this.view(profile, activeId)));
@@ -98,17 +134,12 @@ export class ProfileService {
   async view(profile: Profile, activeId?: string): Promise<ProfileView> {
     const notificationUrl = this.deps.notificationUrl(profile);
     return {
-      id: profile.id,
-      name: profile.name,
-      environment: profile.environment,
-      baseUrl: profile.baseUrl,
-      merchantId: profile.merchantId,
-      merchantSiteId: profile.merchantSiteId,
-      kid: profile.kid,
+      ...profileIdentity(profile),
       notificationPublicUrl: profile.notificationPublicUrl,
       notificationUrl,
       notifications: notificationReach(profile.environment, notificationUrl),
       isActive: (activeId ?? (await this.activeId())) === profile.id,
+      archivedAt: profile.archivedAt,
       // Spec 4, rule 3: payouts are unavailable in the sandbox.
       payoutsEnabled: profile.environment !== 'sandbox',
       credentials: await this.deps.credentials.states(profile),
@@ -116,65 +147,118 @@ export class ProfileService {
   }
 
   async create(input: ProfileInput): Promise<ProfileView> {
-    const facts = this.connectionFacts(input.environment, input);
-    const profile = await this.deps.profiles.create({
-      name: input.name,
-      environment: input.environment,
-      ...facts,
-      notificationPublicUrl: input.notificationPublicUrl ?? null,
-    });
+    const fields: Record<string, string> = {};
+    const nameProblem = profileNameProblem(input.name, input.environment, await this.deps.profiles.list());
+    if (nameProblem) fields.name = nameProblem;
+    const facts = this.connectionFacts(input.environment, input, fields);
+    this.checkNotificationUrl(input.environment, input.notificationPublicUrl ?? null, fields);
+    if (Object.keys(fields).length > 0 || !facts) throw refused(fields);
+    const profile = await this.named(input.name, () =>
+      this.deps.profiles.create({ name: input.name, environment: input.environment, ...facts, notificationPublicUrl: input.notificationPublicUrl ?? null }),
+    );
     await this.deps.audit.append({ actor: 'user', action: 'profile.create', profileId: profile.id, subject: profile.name, details: { environment: profile.environment, baseUrl: profile.baseUrl } });
     return this.changed(profile.id);
   }
 
-  async update(id: string, patch: Partial<ProfileInput>): Promise<ProfileView> {
+  /** `confirmed`: the person confirmed that the active profile becomes live (a switch to live by another door). */
+  async update(id: string, patch: Partial<ProfileInput>, confirmed = false): Promise<ProfileView> {
     const current = await this.require(id);
     const environment = patch.environment ?? current.environment;
+    const fields: Record<string, string> = {};
+    if (environment === 'live' && current.environment !== 'live' && !confirmed && (current.isActive || (await this.activeId()) === id)) {
+      fields.confirmed = 'This is the active profile: saving it as live switches you to real money. Confirm it.';
+    }
+    if (patch.name !== undefined || patch.environment !== undefined) {
+      const problem = profileNameProblem(patch.name ?? current.name, environment, await this.deps.profiles.list(), id);
+      if (problem) fields.name = problem;
+    }
     const connectionChanged = patch.environment !== undefined || patch.baseUrl !== undefined || patch.merchantId !== undefined || patch.merchantSiteId !== undefined;
     const facts = connectionChanged
-      ? this.connectionFacts(environment, {
-          baseUrl: patch.baseUrl ?? (environment === current.environment ? current.baseUrl : undefined),
-          merchantId: patch.merchantId ?? current.merchantId,
-          merchantSiteId: patch.merchantSiteId ?? current.merchantSiteId,
-        })
+      ? this.connectionFacts(
+          environment,
+          {
+            baseUrl: patch.baseUrl ?? (environment === current.environment ? current.baseUrl : undefined),
+            merchantId: patch.merchantId ?? current.merchantId,
+            merchantSiteId: patch.merchantSiteId ?? current.merchantSiteId,
+          },
+          fields,
+        )
       : {};
+    // A live profile's public URL is checked again when the profile becomes live, not only when the URL changes.
+    if (patch.notificationPublicUrl !== undefined || patch.environment !== undefined) {
+      this.checkNotificationUrl(environment, patch.notificationPublicUrl !== undefined ? patch.notificationPublicUrl : current.notificationPublicUrl, fields);
+    }
+    if (Object.keys(fields).length > 0 || !facts) throw refused(fields);
     // The merchant-token goes out with every call: it must not follow the profile to another
     // address (a compromised renderer could otherwise point a profile at its own server). It is
     // forgotten first, so a failure leaves the old address with its token.
     const moved = environment !== current.environment || ('baseUrl' in facts && facts.baseUrl !== current.baseUrl);
     if (moved && current.environment !== 'local') await this.deps.credentials.clearMerchantToken(current);
-    await this.deps.profiles.update(id, {
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.environment !== undefined ? { environment } : {}),
-      ...facts,
-      ...(patch.notificationPublicUrl !== undefined ? { notificationPublicUrl: patch.notificationPublicUrl } : {}),
-    });
+    await this.named(patch.name ?? current.name, () =>
+      this.deps.profiles.update(id, {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.environment !== undefined ? { environment } : {}),
+        ...facts,
+        ...(patch.notificationPublicUrl !== undefined ? { notificationPublicUrl: patch.notificationPublicUrl } : {}),
+      }),
+    );
     await this.deps.audit.append({ actor: 'user', action: 'profile.update', profileId: id, subject: current.name, details: { changed: Object.keys(patch) } });
     return this.changed(id);
   }
 
-  async activate(id: string): Promise<ProfileView> {
+  /**
+   * Makes a profile the active one (on a team server, the person's own). A live profile only with
+   * `confirmed`: a switch to real money is never one stray click, whichever screen or client asks.
+   */
+  async activate(id: string, confirmed = false): Promise<ProfileView> {
     const profile = await this.require(id);
+    if (profile.archivedAt !== null) throw new ServiceError('conflict', `Profile “${profile.name}” is archived: restore it first (Settings → Profiles).`);
+    if (profile.environment === 'live' && !confirmed && (await this.activeId()) !== id) {
+      throw new ServiceError('invalid_input', `Profile “${profile.name}” is live: every pay-in and payout sent while it is active moves real money. Confirm the switch to it.`, {
+        confirmed: 'must be true: the person confirmed the switch to a live profile',
+      });
+    }
     if (this.deps.choice?.current() !== undefined) await this.deps.choice.choose(id);
     else await this.deps.profiles.activate(id);
     await this.deps.audit.append({ actor: 'user', action: 'profile.activate', profileId: id, subject: profile.name, details: { environment: profile.environment } });
     return this.changed(id);
   }
 
+  /** Hides a profile from the switcher and the pickers; its transactions, listener path and credentials stay. */
+  async archive(id: string): Promise<ProfileView> {
+    const profile = await this.require(id);
+    if (profile.archivedAt !== null) return this.view(profile);
+    if (profile.isActive || (await this.activeId()) === id || !(await this.deps.profiles.archive(id))) {
+      throw new ServiceError('conflict', `Profile “${profile.name}” is the active profile and cannot be archived: activate another one first.`);
+    }
+    await this.deps.audit.append({ actor: 'user', action: 'profile.archive', profileId: id, subject: profile.name, details: { environment: profile.environment } });
+    return this.republished(id);
+  }
+
+  async restore(id: string): Promise<ProfileView> {
+    const profile = await this.require(id);
+    if (profile.archivedAt === null) return this.view(profile);
+    await this.deps.profiles.restore(id);
+    await this.deps.audit.append({ actor: 'user', action: 'profile.restore', profileId: id, subject: profile.name, details: { archivedAt: profile.archivedAt } });
+    return this.republished(id);
+  }
+
   async delete(id: string): Promise<{ deleted: boolean }> {
     const profile = await this.require(id);
-    if (profile.isActive) throw new ServiceError('conflict', 'The active profile cannot be deleted: activate another one first.');
-    let deleted: boolean;
-    try {
-      deleted = await this.deps.profiles.delete(id);
-    } catch {
-      throw new ServiceError('conflict', `Profile "${profile.name}" has transactions in the ledger and cannot be deleted.`);
+    if (profile.isActive || (await this.activeId()) === id) throw new ServiceError('conflict', `Profile “${profile.name}” is the active profile and cannot be deleted: activate another one first.`);
+    const outcome = await this.deps.profiles.delete(id);
+    if (outcome === 'in_use') {
+      throw new ServiceError(
+        'conflict',
+        `Profile “${profile.name}” cannot be deleted: it has transactions in the ledger (pay-ins, payouts or notifications), which keep the profile they were sent with. ` +
+          (profile.archivedAt === null ? ARCHIVE_INSTEAD : 'It stays archived: hidden from the switcher and pickers, its transactions visible.'),
+      );
     }
     await this.deps.credentials.forget(profile);
     await this.deps.audit.append({ actor: 'user', action: 'profile.delete', profileId: null, subject: profile.name, details: { id } });
     this.deps.onPathsChanged();
     await this.publish();
-    return { deleted };
+    return { deleted: outcome === 'deleted' };
   }
 
   /**
@@ -226,16 +310,38 @@ export class ProfileService {
     return this.view(await this.require(id));
   }
 
-  private connectionFacts(environment: EnvironmentKind, input: { baseUrl?: string | undefined; merchantId?: string | undefined; merchantSiteId?: string | undefined }) {
+  /** A write that names a profile: the ledger's unique index has the last word when two people pick one name at once. */
+  private async named<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof ProfileNameTakenError) throw refused({ name: `A profile is already named like “${name}”: names must differ by more than case and spaces.` });
+      throw error;
+    }
+  }
+
+  private checkNotificationUrl(environment: EnvironmentKind, url: string | null, fields: Record<string, string>): void {
+    const problem = url === null ? null : notificationUrlProblem(environment, url);
+    if (problem) fields.notificationPublicUrl = problem;
+  }
+
+  /** The gateway and who we are there; each problem goes into `fields` (undefined then). */
+  private connectionFacts(
+    environment: EnvironmentKind,
+    input: { baseUrl?: string | undefined; merchantId?: string | undefined; merchantSiteId?: string | undefined },
+    fields: Record<string, string>,
+  ): { baseUrl: string; merchantId: string; merchantSiteId: string } | undefined {
     const { local } = this.deps;
     if (environment === 'local') {
       return { baseUrl: local.baseUrl, merchantId: local.merchant.merchant_id, merchantSiteId: local.merchant.merchant_site_id };
     }
-    const fields: Record<string, string> = {};
-    if (!input.baseUrl) fields.baseUrl = 'Required for a sandbox or live profile.';
-    if (!input.merchantId) fields.merchantId = 'Required: the merchant_id from your integration settings.';
-    if (!input.merchantSiteId) fields.merchantSiteId = 'Required: the merchant_site_id from your integration settings.';
-    if (Object.keys(fields).length > 0) throw new ServiceError('invalid_input', `Missing: ${Object.keys(fields).join(', ')}.`, fields);
-    return { baseUrl: gatewayBaseUrl(environment, input.baseUrl as string), merchantId: input.merchantId as string, merchantSiteId: input.merchantSiteId as string };
+    const address = input.baseUrl ? parseGatewayAddress(environment, input.baseUrl) : { problem: `Required for a ${environment} profile, e.g. ${GATEWAY_ADDRESS[environment].example}` };
+    if ('problem' in address) fields.baseUrl = address.problem;
+    const merchantId = merchantIdProblem('merchant_id', input.merchantId ?? '');
+    if (merchantId) fields.merchantId = merchantId;
+    const merchantSiteId = merchantIdProblem('merchant_site_id', input.merchantSiteId ?? '');
+    if (merchantSiteId) fields.merchantSiteId = merchantSiteId;
+    if ('problem' in address || merchantId || merchantSiteId) return undefined;
+    return { baseUrl: address.baseUrl, merchantId: (input.merchantId ?? '').trim(), merchantSiteId: (input.merchantSiteId ?? '').trim() };
   }
 }

@@ -1,8 +1,9 @@
 // What web mode's server and the team server share: the security headers every answer carries,
 // JSON and HTML answers, a bounded JSON body, the contract call over HTTP (POST /rpc/<channel>
-// with {"input": …}), and the server-sent event streams of the pushes, numbered and replayed from
-// a log (push-log.ts), each stream getting only the pushes meant for it.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// with {"input": …}), the server-sent event streams of the pushes, numbered and replayed from
+// a log (push-log.ts), each stream getting only the pushes meant for it, and how such a server
+// stops (closeServer: the contract calls in flight are answered first).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Envelope } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../security-policy';
 import type { EventBus, PushAudience } from '../services/event-bus';
@@ -67,10 +68,35 @@ export async function readJsonPost(req: IncomingMessage, res: ServerResponse): P
   }
 }
 
+/**
+ * The answers a server owes: one per contract call that has begun (its body read). A stopping
+ * server waits for them, so a call that is sending a payment is answered, and what it sent is
+ * recorded, before the core closes.
+ */
+export class AnswersOwed {
+  private readonly pending = new Set<ServerResponse>();
+  private waiters: (() => void)[] = [];
+
+  owe(res: ServerResponse): void {
+    this.pending.add(res);
+    // 'close' comes once the answer is sent (its connection idle again) or the client went away.
+    res.once('close', () => {
+      this.pending.delete(res);
+      if (this.pending.size === 0) for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Resolves once no answer is owed, counting calls that begin meanwhile. */
+  settled(): Promise<void> {
+    return this.pending.size === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
 /** POST /rpc/<channel> with {"input": …}: the envelope `call` answers, always HTTP 200 (errors are in the envelope). */
-export async function serveRpc(req: IncomingMessage, res: ServerResponse, channel: string, call: (channel: string, input: unknown) => Promise<Envelope<unknown>>): Promise<void> {
+export async function serveRpc(req: IncomingMessage, res: ServerResponse, channel: string, call: (channel: string, input: unknown) => Promise<Envelope<unknown>>, owed: AnswersOwed): Promise<void> {
   const read = await readJsonPost(req, res);
   if (!read) return;
+  owed.owe(res);
   const { body } = read;
   const input = typeof body === 'object' && body !== null && 'input' in body ? (body as { input: unknown }).input : undefined;
   let name: string;
@@ -112,6 +138,11 @@ export class PushStreams<Client> {
     this.heartbeat.unref();
   }
 
+  /** How many streams are open now. */
+  get size(): number {
+    return this.streams.size;
+  }
+
   open(req: IncomingMessage, res: ServerResponse, url: URL, client: Client, headers: Record<string, string> = {}): void {
     res.writeHead(200, { ...securityHeaders, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...headers });
     res.write(': connected\n\n');
@@ -132,10 +163,45 @@ export class PushStreams<Client> {
     }
   }
 
-  close(): void {
+  /** Ends every stream; resolves once their answers are finished (their connections idle). */
+  close(): Promise<void> {
     this.unsubscribe();
     clearInterval(this.heartbeat);
-    for (const stream of this.streams) stream.res.end();
+    const ended = [...this.streams].map(({ res }) => new Promise<void>((resolve) => res.once('close', () => resolve()).end()));
     this.streams.clear();
+    return Promise.all(ended).then(() => undefined);
   }
+}
+
+/** How long connections still open once every owed answer is sent may stay before they are cut. */
+export const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * Stops a server: no new connections, the push streams ended, every contract call in flight
+ * answered (however long its send takes: the process's stop deadline bounds it, stop-signals.ts),
+ * then the idle connections closed and whatever is left cut after `graceMs`.
+ */
+export async function closeServer(server: Server, streams: { close(): Promise<void> }, owed: AnswersOwed, graceMs = CLOSE_GRACE_MS): Promise<void> {
+  const streamsEnded = streams.close();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  await owed.settled();
+  const force = setTimeout(() => server.closeAllConnections(), graceMs);
+  // Answered connections stay open for their client's next request: close them now they are idle.
+  await Promise.race([streamsEnded, closed]);
+  server.closeIdleConnections();
+  await closed;
+  clearTimeout(force);
+}
+
+/** Listens on port and host with the request time limits every Paydesk server keeps; rejects when the address cannot be taken. */
+export async function listenOn(server: Server, port: number, host: string): Promise<void> {
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -9,10 +9,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core';
-import { consoleLogger, type Logger } from '../logger';
+import { DESK_LOG_FILE, jsonLogger, logLevelFromEnv, type Logger } from '../logger';
 import { redactedUrl } from '../ledger/engine/open';
 import { appUsage, OptionsError, parseAppOptions } from '../options';
 import { EventBus } from '../services/event-bus';
+import { stopRequested } from '../stop-signals';
 import { APP_VERSION } from '../version';
 import { lateDispatch } from './late-dispatch';
 import { startWebServer } from './server';
@@ -51,7 +52,7 @@ async function startCore(args: { dataDir: string; database: string | undefined; 
 }
 
 async function main(): Promise<number> {
-  const log = consoleLogger();
+  const log = jsonLogger({ name: 'paydesk', level: logLevelFromEnv() });
   let options;
   try {
     options = parseAppOptions(process.argv.slice(2));
@@ -70,10 +71,7 @@ async function main(): Promise<number> {
   trace?.('main: server modules loaded');
   // Listened for from the start: a stop asked for while the core starts waits for it, then closes
   // it as any other (without a listener, Node would end the process on the spot).
-  const stopRequested = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = stopRequested(log);
   const events = new EventBus();
   const starting = startCore({ dataDir: options.dataDir, database: options.database, events, log, trace });
   starting.catch(() => {}); // handled below, after the address is printed
@@ -100,11 +98,15 @@ async function main(): Promise<number> {
     console.error(NOT_STARTED);
     return 1;
   }
+  // The data directory exists now (the core made it): the log goes to its file too.
+  log.alsoTo(path.join(options.dataDir, DESK_LOG_FILE));
   console.log(READY);
 
-  await stopRequested;
+  await stop;
+  // The calls in flight are answered (their sends recorded) before the core closes.
   await server.close();
   await core.close();
+  log.info('stopped');
   return 0;
 }
 

@@ -14,10 +14,11 @@ interface KeysetTableProps<Query extends object, Row, Cursor> {
   errorTitle: string;
   empty: ReactNode;
   height: number | string;
+  rowHeight?: number;
 }
 
 /** A keyset list's rows: virtualised, the next page loaded as the user scrolls, a failed page said with a retry. */
-export function KeysetTable<Query extends object, Row, Cursor>({ store, label, columns, rowKey, onOpen, errorTitle, empty, height }: KeysetTableProps<Query, Row, Cursor>) {
+export function KeysetTable<Query extends object, Row, Cursor>({ store, label, columns, rowKey, onOpen, errorTitle, empty, height, rowHeight }: KeysetTableProps<Query, Row, Cursor>) {
   const rows = useStore(store, (state) => state.rows);
   const hasMore = useStore(store, (state) => state.nextCursor !== null);
   const loading = useStore(store, (state) => state.loading);
@@ -28,7 +29,7 @@ export function KeysetTable<Query extends object, Row, Cursor>({ store, label, c
   return (
     <>
       {error && <LoadError title={errorTitle} message={error} onRetry={retry} />}
-      <VirtualTable label={label} columns={columns} rows={rows} rowKey={rowKey} onOpen={onOpen} onEndReached={loadMore} hasMore={hasMore} loading={loading} height={height} empty={empty} />
+      <VirtualTable label={label} columns={columns} rows={rows} rowKey={rowKey} onOpen={onOpen} onEndReached={loadMore} hasMore={hasMore} loading={loading} height={height} rowHeight={rowHeight} empty={empty} />
     </>
   );
 }

@@ -9,6 +9,8 @@ export interface Column<T> {
   width: number | string;
   render: (row: T) => ReactNode;
   align?: 'left' | 'right';
+  /** Its text wraps to read whole instead of being cut: the rows then take the height they need (measured). */
+  wrap?: boolean;
 }
 
 export interface VirtualTableProps<T> {
@@ -25,6 +27,9 @@ export interface VirtualTableProps<T> {
   height?: number | string;
   rowHeight?: number;
 }
+
+/** The height of a row whose cells hold two lines (CellLines): a list's row at 1280 px wide. */
+export const TWO_LINE_ROW_HEIGHT = 52;
 
 /** The narrowest a column gets: its fixed width, or the minimum of `minmax(<n>px, …)`; 0 for other tracks. */
 function minimumWidth(width: number | string): number {
@@ -103,7 +108,9 @@ export function VirtualTable<T>({
   const template = columns.map((column) => (typeof column.width === 'number' ? `${column.width}px` : column.width)).join(' ');
   // Rows and header are as wide as the columns need at least, so a cell's grid track never sits past its row's background.
   const minWidth = columns.reduce((sum, column) => sum + minimumWidth(column.width), 0);
-  const cellClass = (column: Column<T>) => (column.align === 'right' ? `${classes.cell} ${classes.right}` : classes.cell);
+  const cellClass = (column: Column<T>) => [classes.cell, column.align === 'right' ? classes.right : '', column.wrap ? classes.wrap : ''].filter(Boolean).join(' ');
+  // A row whose text wraps is as high as it needs: measured once drawn, at least rowHeight.
+  const measured = columns.some((column) => column.wrap);
   // The header row is row 1: aria-rowcount and aria-rowindex count it, as ARIA's table model does.
   return (
     <Box>
@@ -135,6 +142,8 @@ export function VirtualTable<T>({
               return (
                 <div
                   key={rowKey(row)}
+                  ref={measured ? virtualizer.measureElement : undefined}
+                  data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
                   aria-selected={item.index === selected}
@@ -144,7 +153,7 @@ export function VirtualTable<T>({
                     setSelected(item.index);
                     onOpen?.(row);
                   }}
-                  style={{ height: rowHeight, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
+                  style={{ ...(measured ? { minHeight: rowHeight } : { height: rowHeight }), transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
                 >
                   {columns.map((column) => {
                     const content = column.render(row);

@@ -2,6 +2,7 @@ import { Alert, AppShell, Burger, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useAccess } from '../stores/access';
 import { useApp } from '../stores/context';
+import { NoticeBell } from './NoticeBell';
 import { PersonMenu } from './PersonMenu';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { screens } from './screens';
@@ -37,6 +38,7 @@ export function AppFrame() {
           </Group>
           <Group gap="sm">
             <PersonMenu />
+            {can('notices:list') && <NoticeBell />}
             {can('search:lookup') && <GlobalSearch />}
             <ThemeToggle />
           </Group>

@@ -10,6 +10,7 @@ import type { Route } from './use-route';
 // parses a fraction of the code.
 const PayoutsScreen = lazy(() => import('../features/payouts/PayoutsScreen').then((m) => ({ default: m.PayoutsScreen })));
 const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+const NoticeSettingsScreen = lazy(() => import('../features/notices/NoticeSettingsScreen').then((m) => ({ default: m.NoticeSettingsScreen })));
 const ReconciliationScreen = lazy(() => import('../features/reconciliation/ReconciliationScreen').then((m) => ({ default: m.ReconciliationScreen })));
 const PlaygroundScreen = lazy(() => import('../features/playground/PlaygroundScreen').then((m) => ({ default: m.PlaygroundScreen })));
 const ApprovalsScreen = lazy(() => import('../features/approvals/ApprovalsScreen').then((m) => ({ default: m.ApprovalsScreen })));
@@ -27,7 +28,8 @@ function screenFor(route: Route, label: string, description: string) {
     case 'payouts':
       return <PayoutsScreen id={route.id} params={route.params} />;
     case 'settings':
-      return <SettingsScreen params={route.params} />;
+      // #/settings/notices: the notices' own settings (choices, channels, thresholds).
+      return route.id === 'notices' ? <NoticeSettingsScreen /> : <SettingsScreen params={route.params} />;
     case 'codes':
       return <CodeExplorerScreen />;
     case 'reconciliation':

@@ -1,7 +1,7 @@
 // What the signed-in person may do, read off the same role table the team server enforces
 // (shared/contract/roles.ts). On a single desk nobody is signed in and everything is allowed.
 import { useCallback } from 'react';
-import { allowedRolesText, ROLE_LABELS, roleAllows } from '../../shared/contract/roles';
+import { refusalText, roleAllows } from '../../shared/contract/roles';
 import type { InvokeChannel } from '../../shared/contract';
 import { useApp } from './context';
 
@@ -16,7 +16,7 @@ export function useAccess(): Access {
   const role = useApp((state) => state.team?.person?.role ?? null);
   const can = useCallback((channel: InvokeChannel) => roleAllows(role, channel), [role]);
   const why = useCallback(
-    (channel: InvokeChannel) => (role === null || roleAllows(role, channel) ? null : `Your role (${ROLE_LABELS[role]}) may not do this: it is for ${allowedRolesText(channel)}.`),
+    (channel: InvokeChannel) => (role === null || roleAllows(role, channel) ? null : refusalText(role, channel)),
     [role],
   );
   return { can, why };

@@ -9,6 +9,7 @@ import { createNotificationsStore, type NotificationsStore } from '../features/w
 import { createPayinsListStore, createPayoutsListStore, type PayinsListStore, type PayoutsListStore } from '../features/transactions/transaction-list-store';
 import { createBatchesStore, type BatchesStore } from '../features/payouts/batches-store';
 import { createLimitsStore, type LimitsStore } from '../features/payouts/limits-store';
+import { createStatementsStore, type StatementsStore } from '../features/reconciliation/statements/statements-store';
 
 interface Stores {
   api: ApiClient;
@@ -20,6 +21,7 @@ interface Stores {
   payoutsList: PayoutsListStore;
   batches: BatchesStore;
   limits: LimitsStore;
+  statements: StatementsStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);
@@ -38,6 +40,7 @@ export function createStores(api: ApiClient, team: TeamSession | null = null): S
     payoutsList: createPayoutsListStore(api),
     batches: createBatchesStore(api),
     limits: createLimitsStore(api),
+    statements: createStatementsStore(api),
   };
 }
 

@@ -26,6 +26,8 @@ export const keychainStatusSchema = z.object({
    * store (and reads as empty) until it is unlocked. unavailable: no keychain answers at all.
    */
   state: z.enum(['available', 'locked', 'unavailable']),
+  /** Where credentials are kept: the OS keychain (a desk) or sealed on a team server (shared/credential-custody.ts). */
+  custody: z.enum(['keychain', 'server']),
   backend: z.string(),
   message: z.string(),
 });

@@ -1,4 +1,4 @@
-// Four eyes on live money (issue 18, docs/team.md "Approvals"). An admin sets a policy per
+// Four eyes on live money (docs/team.md "Approvals"). An admin sets a policy per
 // environment and currency: payouts above an amount and batches above a total need approval
 // ("threshold"), or every one does ("always"), or none ("never"). On a team server a payout or
 // batch that needs it is not sent: the maker submits it for approval with the proof of its review,
@@ -10,12 +10,9 @@
 import { z } from 'zod';
 import { environmentKindSchema, noInput } from './app';
 import { batchViewSchema } from './batches';
-import { limitEnvironmentSchema } from './limits';
+import { ruleAmountSchema, ruleCurrencySchema, ruleEnvironmentSchema, ruleKeySchema, ruleViewFields } from './amount-rules';
 import { payoutCreateInputSchema, submitResultSchema } from './payments';
 import { reviewedPayoutSchema, reviewProofFields } from './reviews';
-
-export const policyEnvironmentSchema = limitEnvironmentSchema;
-export type PolicyEnvironment = z.infer<typeof policyEnvironmentSchema>;
 
 export const POLICY_MODES = ['threshold', 'always', 'never'] as const;
 export const policyModeSchema = z.enum(POLICY_MODES);
@@ -28,26 +25,15 @@ export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'expired', '
 export const approvalStateSchema = z.enum(APPROVAL_STATES);
 export type ApprovalState = z.infer<typeof approvalStateSchema>;
 
-const currency = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z]{3}$/, 'A 3-letter ISO 4217 code such as EUR.')
-  .transform((c) => c.toUpperCase());
-
-const threshold = z
-  .string()
-  .trim()
-  .regex(/^(0|[1-9]\d{0,14})(\.\d{1,10})?$/, 'An amount such as 1000 or 250.50 (digits, an optional dot and up to 10 decimals).');
+const threshold = ruleAmountSchema('An amount such as 1000 or 250.50 (digits, an optional dot and up to 10 decimals).');
 
 export const policyViewSchema = z.object({
-  environment: policyEnvironmentSchema,
-  currency: z.string(),
+  ...ruleViewFields,
   mode: policyModeSchema,
   /** Exact decimal text: a payout above it needs approval (threshold mode); null: no payout rule. */
   payoutAbove: z.string().nullable(),
   /** Exact decimal text: a batch whose total in this currency is above it needs approval; null: no batch rule. */
   batchAbove: z.string().nullable(),
-  updatedAt: z.string(),
   /** The rule in words, e.g. "Live EUR: payouts above 1000.00 and batches above 10000.00 need approval." */
   text: z.string(),
 });
@@ -63,7 +49,7 @@ export const approvalPoliciesSchema = z.object({
 export type ApprovalPolicies = z.infer<typeof approvalPoliciesSchema>;
 
 export const policySetInputSchema = z
-  .object({ environment: policyEnvironmentSchema, currency, mode: policyModeSchema, payoutAbove: threshold.nullable(), batchAbove: threshold.nullable() })
+  .object({ environment: ruleEnvironmentSchema, currency: ruleCurrencySchema, mode: policyModeSchema, payoutAbove: threshold.nullable(), batchAbove: threshold.nullable() })
   .strict()
   .refine((value) => value.mode !== 'threshold' || value.payoutAbove !== null || value.batchAbove !== null, { message: 'A threshold policy needs a payout amount, a batch total or both.', path: ['payoutAbove'] });
 export type PolicySetInput = z.input<typeof policySetInputSchema>;
@@ -126,7 +112,7 @@ export const approvalsContract = {
   invoke: {
     'approvals:policies': { input: noInput, output: approvalPoliciesSchema },
     'approvals:set-policy': { input: policySetInputSchema, output: policyViewSchema },
-    'approvals:remove-policy': { input: z.object({ environment: policyEnvironmentSchema, currency }).strict(), output: z.object({ removed: z.boolean() }) },
+    'approvals:remove-policy': { input: ruleKeySchema, output: z.object({ removed: z.boolean() }) },
     'approvals:set-expiry': { input: z.object({ hours: z.number().int().min(1).max(720) }).strict(), output: approvalPoliciesSchema },
     /** A payout that needs approval, with the proof of the maker's review of exactly it: stored, nothing sent. */
     'approvals:request-payout': { input: payoutCreateInputSchema, output: approvalViewSchema },

@@ -9,7 +9,7 @@
 // stored. They are made one by one with the manual form.
 import { z } from 'zod';
 import { environmentKindSchema } from './app';
-import { payoutFormSchema } from './payments';
+import { confirmedDuplicateOfSchema, payoutFormSchema, payoutMatchSchema } from './payments';
 import { approvalNeedSchema, reviewProofFields, reviewTicketFields } from './reviews';
 
 /** Rows per batch, and per add-items call (a call stays far below the 1 MiB request limit). */
@@ -37,6 +37,9 @@ export const BATCH_HISTORY_SHOWN = 50;
  * pause because the gateway session is gone); finished; interrupted: the app stopped while the
  * batch was running.
  */
+/** One process of a team server (services/scale-out/instance.ts): its id, and its host when known. */
+const batchInstanceSchema = z.object({ id: z.string(), host: z.string().nullable() });
+
 export const batchEventViewSchema = z.object({
   id: z.number().int(),
   kind: z.enum(['started', 'paused', 'resumed', 'cancelled', 'finished', 'interrupted']),
@@ -51,6 +54,13 @@ export const batchEventViewSchema = z.object({
   items: z.object({ pending: z.number().int(), inFlight: z.number().int(), unknown: z.number().int() }).nullable(),
   /** Why, in words, when there is more to say (a pause by Paydesk names its cause). */
   note: z.string().nullable(),
+  /** On a ledger several instances share: the instance that recorded it (its id and host); null on a desk and before ledger version 19. */
+  instance: batchInstanceSchema.nullable(),
+  /**
+   * An interruption found or a resume made by Paydesk, on such a ledger: the instance that ran the
+   * batch before; the same as `instance` when it restarted, another when `instance` took it over.
+   */
+  runnerBefore: batchInstanceSchema.nullable(),
 });
 export type BatchEventView = z.infer<typeof batchEventViewSchema>;
 
@@ -62,7 +72,10 @@ export const batchViewSchema = z.object({
   environment: environmentKindSchema,
   fileName: z.string(),
   state: batchStateSchema,
+  /** Rows to send (the items). */
   declaredRows: z.number().int(),
+  /** Rows of the file that are not sent, each kept with why (batches:left-out); the file had declaredRows + leftOut rows. */
+  leftOut: z.number().int(),
   total: z.number().int(),
   /** Items per state: pending (not prepared yet), sending (prepared, in flight or interrupted), sent (the gateway accepted it), refused (a limit, a conflict or the gateway), unknown (outcome unknown: settled later under its own key), cancelled. */
   counts: z.object({
@@ -134,6 +147,30 @@ export type BatchReviewView = z.infer<typeof batchReviewSchema>;
 
 const batchActionInput = z.object({ id: batchId, ...reviewProofFields }).strict();
 
+const rowInput = z.object({ line: z.number().int().min(1), form: batchRowSchema }).strict();
+
+/**
+ * batches:check — what only the ledger knows about rows, asked at the check step: the earlier
+ * payouts each row may repeat (same beneficiary account, amount and currency within the window)
+ * and the payout that already uses its merchantReference.
+ */
+export const batchCheckSchema = z.object({
+  /** The duplicate window in days (set with the payout limits). */
+  windowDays: z.number().int(),
+  items: z.array(
+    z.object({
+      line: z.number().int(),
+      duplicates: z.array(payoutMatchSchema),
+      /** The payout of this profile that already has the row's merchantReference, or null. */
+      referenceUsedBy: payoutMatchSchema.nullable(),
+    }),
+  ),
+});
+export type BatchCheckView = z.infer<typeof batchCheckSchema>;
+
+export const leftOutRowSchema = z.object({ line: z.number().int(), reason: z.string() });
+export type LeftOutRowView = z.infer<typeof leftOutRowSchema>;
+
 export const batchesContract = {
   invoke: {
     /** A draft: nothing is sent until batches:start. */
@@ -142,20 +179,44 @@ export const batchesContract = {
         .object({
           profileId: z.string().min(1).optional(),
           fileName: z.string().trim().min(1).max(255),
+          /** Rows to send. */
           rows: z.number().int().min(1).max(BATCH_MAX_ROWS, `At most ${BATCH_MAX_ROWS} rows per batch.`),
+          /** Rows of the file not sent (stored with batches:add-left-out before the start). */
+          leftOut: z.number().int().min(0).max(BATCH_MAX_ROWS).optional(),
         })
         .strict(),
       output: batchViewSchema,
     },
-    /** Rows of a draft; every row is validated with the shared payout rules, a bad row refuses the call naming `items.<line>.<field>`. */
+    /** The ledger's side of the check step (sends and stores nothing). */
+    'batches:check': {
+      input: z.object({ profileId: z.string().min(1).optional(), items: z.array(rowInput).min(1).max(BATCH_CHUNK_ROWS) }).strict(),
+      output: batchCheckSchema,
+    },
+    /**
+     * Rows of a draft; every row is validated with the shared payout rules, a bad row refuses the
+     * call naming `items.<line>.<field>`. A row that may repeat an earlier payout is refused
+     * (`items.<line>.duplicate`) unless confirmedDuplicateOf names each payout it matches.
+     */
     'batches:add-items': {
       input: z
         .object({
           id: batchId,
-          items: z.array(z.object({ line: z.number().int().min(1), form: batchRowSchema }).strict()).min(1).max(BATCH_CHUNK_ROWS),
+          items: z.array(rowInput.extend({ confirmedDuplicateOf: confirmedDuplicateOfSchema.optional() }).strict()).min(1).max(BATCH_CHUNK_ROWS),
         })
         .strict(),
       output: z.object({ id: z.number().int(), received: z.number().int(), declared: z.number().int() }),
+    },
+    /** The file's rows that a draft does not send, each with why (its problems, or an unconfirmed duplicate): kept with the batch's record. */
+    'batches:add-left-out': {
+      input: z
+        .object({ id: batchId, rows: z.array(z.object({ line: z.number().int().min(1), reason: z.string().trim().min(1).max(2000) }).strict()).min(1).max(BATCH_CHUNK_ROWS) })
+        .strict(),
+      output: z.object({ id: z.number().int(), received: z.number().int(), declared: z.number().int() }),
+    },
+    /** A batch's left-out rows by line, keyset paged. */
+    'batches:left-out': {
+      input: z.object({ id: batchId, afterLine: z.number().int().min(0).nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+      output: z.object({ items: z.array(leftOutRowSchema), nextAfterLine: z.number().int().nullable() }),
     },
     'batches:review': { input: z.object({ id: batchId }).strict(), output: batchReviewSchema },
     /** A live batch starts only with the proof of its review (batches:review). */

@@ -17,6 +17,8 @@ import { viewsContract } from './views';
 import { retentionContract } from './retention';
 import { teamContract } from './team';
 import { approvalsContract } from './approvals';
+import { statementsContract } from './statements';
+import { noticesContract } from './notices';
 
 export * from './app';
 export * from './profiles';
@@ -25,6 +27,7 @@ export * from './ledger';
 export * from './notifications';
 export * from './reconciliation';
 export * from './listener';
+export * from './amount-rules';
 export * from './limits';
 export * from './batches';
 export * from './views';
@@ -33,6 +36,8 @@ export * from './retention';
 export * from './team';
 export * from './roles';
 export * from './approvals';
+export * from './statements';
+export * from './notices';
 
 type InvokeEntry = { input: z.ZodType; output: z.ZodType };
 
@@ -50,6 +55,8 @@ export const invokeContract = {
   ...retentionContract.invoke,
   ...teamContract.invoke,
   ...approvalsContract.invoke,
+  ...statementsContract.invoke,
+  ...noticesContract.invoke,
 } as const satisfies Record<string, InvokeEntry>;
 
 export const pushContract = {
@@ -66,6 +73,8 @@ export const pushContract = {
   ...retentionContract.push,
   ...teamContract.push,
   ...approvalsContract.push,
+  ...statementsContract.push,
+  ...noticesContract.push,
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeContract;

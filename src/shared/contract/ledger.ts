@@ -161,7 +161,21 @@ export const ledgerContract = {
     },
     /** A pay-in, its timeline, and the notifications in it whose claim was contradicted (shown beside the verification state). */
     'payins:timeline': { input: timelineInput, output: z.object({ payin: payinViewSchema, entries: z.array(timelineEntrySchema), contradictions: z.array(contradictingClaimSchema) }) },
-    'payouts:timeline': { input: timelineInput, output: z.object({ payout: payoutViewSchema, entries: z.array(timelineEntrySchema), contradictions: z.array(contradictingClaimSchema) }) },
+    /**
+     * A payout, its timeline and contradicted claims, as for a pay-in; and, for a payout with no
+     * payout_id (its create answer lost) whose gateway has said it cannot read payouts by
+     * merchantReference, when it said so and what it answered (null otherwise): it is not asked
+     * that way again, and a resume under the same key settles it.
+     */
+    'payouts:timeline': {
+      input: timelineInput,
+      output: z.object({
+        payout: payoutViewSchema,
+        entries: z.array(timelineEntrySchema),
+        contradictions: z.array(contradictingClaimSchema),
+        referenceReadRefused: z.object({ at: z.string(), answer: z.string() }).nullable(),
+      }),
+    },
     'codes:usage': { input: noInput, output: z.object({ codes: z.array(codeUsageSchema), unknown: z.array(codeUsageSchema) }) },
   },
   // Changes are pushed on the payments domain's 'payins:payin-changed' / 'payouts:payout-changed'.

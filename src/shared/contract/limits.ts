@@ -5,25 +5,10 @@
 // emulator never use up the live allowance), except those the gateway refused or failed.
 import { z } from 'zod';
 import { noInput } from './app';
-
-export const limitEnvironmentSchema = z.enum(['any', 'local', 'live']);
-export type LimitEnvironment = z.infer<typeof limitEnvironmentSchema>;
-
-/** Where a limit (or an approval policy, contract/approvals.ts) applies, as the screens and the audit name it. */
-export const LIMIT_ENVIRONMENT_LABELS: Readonly<Record<LimitEnvironment, string>> = { any: 'Every environment', local: 'Local emulator', live: 'Live' };
-
-const currency = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z]{3}$/, 'A 3-letter ISO 4217 code such as EUR.')
-  .transform((c) => c.toUpperCase());
+import { ruleAmountSchema, ruleCurrencySchema, ruleEnvironmentSchema, ruleKeySchema, ruleViewFields } from './amount-rules';
 
 /** A positive decimal with at most 15 integer digits and 10 decimals (crypto payouts have 10). */
-const limitAmount = z
-  .string()
-  .trim()
-  .regex(/^(0|[1-9]\d{0,14})(\.\d{1,10})?$/, 'A positive amount such as 1000 or 250.50 (digits, an optional dot and up to 10 decimals).')
-  .refine((value) => /[1-9]/.test(value), 'Must be greater than 0.');
+const limitAmount = ruleAmountSchema('A positive amount such as 1000 or 250.50 (digits, an optional dot and up to 10 decimals).').refine((value) => /[1-9]/.test(value), 'Must be greater than 0.');
 
 export const limitUsageSchema = z.object({
   environment: z.enum(['local', 'live']),
@@ -32,13 +17,11 @@ export const limitUsageSchema = z.object({
 });
 
 export const limitViewSchema = z.object({
-  environment: limitEnvironmentSchema,
-  currency: z.string(),
+  ...ruleViewFields,
   /** Exact decimal text; null: no per-payout maximum. */
   perPayoutMax: z.string().nullable(),
   /** Exact decimal text; null: no daily total. */
   dailyMax: z.string().nullable(),
-  updatedAt: z.string(),
   usage: z.array(limitUsageSchema),
 });
 export type LimitView = z.infer<typeof limitViewSchema>;
@@ -47,13 +30,15 @@ export const limitsListSchema = z.object({
   /** The UTC day the usage figures are for (YYYY-MM-DD). */
   day: z.string(),
   limits: z.array(limitViewSchema),
+  /** A payout to the same account, amount and currency as one of the last this-many days is a possible duplicate (services/payments/duplicate-guard.ts; 30 unless set). */
+  duplicateWindowDays: z.number().int(),
 });
 export type LimitsList = z.infer<typeof limitsListSchema>;
 
 export const limitSetInputSchema = z
   .object({
-    environment: limitEnvironmentSchema,
-    currency,
+    environment: ruleEnvironmentSchema,
+    currency: ruleCurrencySchema,
     perPayoutMax: limitAmount.nullable(),
     dailyMax: limitAmount.nullable(),
   })
@@ -62,7 +47,7 @@ export const limitSetInputSchema = z
 export type LimitSetInput = z.input<typeof limitSetInputSchema>;
 
 export const limitCheckSchema = z.object({
-  environment: limitEnvironmentSchema,
+  environment: ruleEnvironmentSchema,
   currency: z.string(),
   kind: z.enum(['per_payout', 'daily']),
   limit: z.string(),
@@ -87,11 +72,13 @@ export const limitsContract = {
   invoke: {
     'limits:list': { input: noInput, output: limitsListSchema },
     'limits:set': { input: limitSetInputSchema, output: limitViewSchema },
-    'limits:remove': { input: z.object({ environment: limitEnvironmentSchema, currency }).strict(), output: z.object({ removed: z.boolean() }) },
+    /** Audited; applies to the next check. */
+    'limits:set-duplicate-window': { input: z.object({ days: z.number().int('A whole number of days.').min(1, 'From 1 to 365 days.').max(365, 'From 1 to 365 days.') }).strict(), output: limitsListSchema },
+    'limits:remove': { input: ruleKeySchema, output: z.object({ removed: z.boolean() }) },
     /** What the limits say about one payout, for the review step; main checks again when it is sent. */
     'limits:check': {
       input: z
-        .object({ profileId: z.string().min(1).optional(), currency, amount: z.string().trim().max(64).regex(/^\d+(\.\d+)?$/, 'Must be a decimal number such as 10.50.') })
+        .object({ profileId: z.string().min(1).optional(), currency: ruleCurrencySchema, amount: z.string().trim().max(64).regex(/^\d+(\.\d+)?$/, 'Must be a decimal number such as 10.50.') })
         .strict(),
       output: limitCheckResultSchema,
     },

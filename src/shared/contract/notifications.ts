@@ -9,7 +9,7 @@ export type NotificationOutcomeView = z.infer<typeof notificationOutcomeSchema>;
 
 /**
  * What lists and pushes carry: the facts of a notification, never its body or headers, so a page
- * of the webhook inspector and the push log stay small whatever senders post (issue 13: a flood
+ * of the webhook inspector and the push log stay small whatever senders post (a flood
  * of 256 KiB bodies made a first page of 8.4 MB and held ~500 MB in main). The body and headers
  * come with the detail, `notifications:get`.
  */

@@ -63,11 +63,15 @@ export const payoutFormSchema = z
   .strict();
 export type PayoutCreateForm = z.infer<typeof payoutFormSchema>;
 
+/** The earlier payouts (row ids) a person confirmed a payout may repeat; main refuses a possible duplicate without it. */
+export const confirmedDuplicateOfSchema = z.array(z.number().int().positive()).max(20);
+
 /**
  * payouts:create: the form with the proof of its review (contract/reviews.ts), required on a live
  * profile. The merchantReference is the one the review assigned, so the body is the one reviewed.
+ * A possible duplicate (the review's `duplicates`) is sent only with confirmedDuplicateOf naming each.
  */
-export const payoutCreateInputSchema = payoutFormSchema.extend(reviewProofFields).strict();
+export const payoutCreateInputSchema = payoutFormSchema.extend({ ...reviewProofFields, confirmedDuplicateOf: confirmedDuplicateOfSchema.optional() }).strict();
 export type PayoutCreateRequest = z.infer<typeof payoutCreateInputSchema>;
 
 const oneOf = (keys: string[]) => (value: Record<string, unknown>) => keys.some((k) => value[k] !== undefined);
@@ -342,7 +346,30 @@ export const settleSummarySchema = z.object({
 export type SettleSummary = z.infer<typeof settleSummarySchema>;
 
 /** payouts:review — a payout as main will send it, for the person to check, with the review id. */
-export const payoutReviewSchema = z.object({ ...reviewTicketFields, payout: reviewedPayoutSchema, limits: limitCheckResultSchema, approval: approvalNeedSchema });
+/**
+ * An earlier payout a new one may repeat: the same profile, beneficiary account, amount and
+ * currency within the duplicate window (services/payments/duplicate-guard.ts). `id` is its row
+ * (the payout's page: payouts/<id>).
+ */
+export const payoutMatchSchema = z.object({
+  id: z.number().int(),
+  merchantReference: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  statusCode: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PayoutMatch = z.infer<typeof payoutMatchSchema>;
+
+export const payoutReviewSchema = z.object({
+  ...reviewTicketFields,
+  payout: reviewedPayoutSchema,
+  limits: limitCheckResultSchema,
+  approval: approvalNeedSchema,
+  /** Earlier payouts this one may repeat (same account, amount and currency within `duplicateWindowDays`): sending it needs confirmedDuplicateOf naming each. */
+  duplicates: z.array(payoutMatchSchema),
+  duplicateWindowDays: z.number().int(),
+});
 export type PayoutReviewView = z.infer<typeof payoutReviewSchema>;
 
 /** attempts:review — a recorded payout attempt (its stored, masked request) before it is resent under its key. */
@@ -396,7 +423,8 @@ export const decodedJwtSchema = z.object({
   /** iat minus now, in seconds (positive: issued in the future). */
   iatSkewSeconds: z.number().nullable(),
   iatWithinTolerance: z.boolean().nullable(),
-  signature: z.object({ status: z.enum(['valid', 'invalid', 'not_checked']), why: z.string().optional(), message: z.string().optional() }),
+  /** valid; invalid (checked against the profile's key and refused: `why`); malformed (not a well-formed JWS: nothing can be checked); not_checked (no key to check with). */
+  signature: z.object({ status: z.enum(['valid', 'invalid', 'malformed', 'not_checked']), why: z.string().optional(), message: z.string().optional() }),
   problems: z.array(z.string()),
   /** The profile key the signature was checked against. */
   key: z.object({ kid: z.string(), fingerprint: z.string() }).nullable(),

@@ -4,20 +4,14 @@
 import { z } from 'zod';
 import { environmentKindSchema, noInput } from './app';
 import { notificationReachSchema } from './reviews';
+import { isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE, merchantTokenProblem } from '../profile-rules';
+
+export { isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE };
 
 const trimmed = (max: number) => z.string().trim().min(1, 'Required.').max(max, `At most ${max} characters.`);
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'Must be an http(s) address, e.g. https://pay.example.com/api/v2');
+/** An address as typed; what it must be depends on the environment, so ProfileService checks it (shared/profile-rules.ts). */
+const address = z.string().trim().max(2048, 'At most 2048 characters.');
 
 export const credentialStateSchema = z.object({
   set: z.boolean(),
@@ -39,6 +33,8 @@ export const profileViewSchema = z.object({
   /** Whether the gateway can post to notificationUrl (a sandbox or live gateway cannot reach a loopback address). */
   notifications: notificationReachSchema,
   isActive: z.boolean(),
+  /** When it was archived (hidden from the switcher and pickers; its transactions stay), or null. */
+  archivedAt: z.string().nullable(),
   payoutsEnabled: z.boolean(),
   credentials: z.object({ merchantToken: credentialStateSchema, privateKey: credentialStateSchema }),
 });
@@ -49,19 +45,23 @@ export const profileInputSchema = z
     name: trimmed(80),
     environment: environmentKindSchema,
     /** Sandbox: the {sandbox_url} ending in /api/; live: the base URL ending in /api/v2. Ignored for local. */
-    baseUrl: httpUrl.optional(),
+    baseUrl: address.optional(),
     merchantId: trimmed(120).optional(),
     merchantSiteId: trimmed(120).optional(),
-    notificationPublicUrl: httpUrl.nullable().optional(),
+    notificationPublicUrl: address.nullable().optional(),
   })
   .strict();
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
+/** `confirmed`: true once the person has confirmed that the active profile they edit becomes live; main refuses that change without it. */
 export const profileUpdateSchema = z
-  .object({ id: z.string().min(1), patch: profileInputSchema.partial().strict() })
+  .object({ id: z.string().min(1), patch: profileInputSchema.partial().strict(), confirmed: z.boolean().optional() })
   .strict();
 
 export const profileIdSchema = z.object({ id: z.string().min(1) }).strict();
+
+/** `confirmed`: true once the person has confirmed a switch to a live profile; main refuses that switch without it. */
+export const profileActivateSchema = z.object({ id: z.string().min(1), confirmed: z.boolean().optional() }).strict();
 
 export const publicKeyExportSchema = z.object({
   kid: z.string(),
@@ -71,20 +71,15 @@ export const publicKeyExportSchema = z.object({
   registeredWithEmulator: z.boolean(),
 });
 
-/** The merchant-token travels in an HTTP header: printable ASCII only (RFC 9110 field values). */
-export function isSendableMerchantToken(token: string): boolean {
-  return /^[\x20-\x7E]+$/.test(token);
-}
-
-export const MERCHANT_TOKEN_CHARSET_MESSAGE = 'A merchant-token is printable ASCII (letters, digits, punctuation): it is sent as an HTTP header.';
-
 export const profilesContract = {
   invoke: {
     'profiles:list': { input: noInput, output: z.array(profileViewSchema) },
     'profiles:create': { input: profileInputSchema, output: profileViewSchema },
     'profiles:update': { input: profileUpdateSchema, output: profileViewSchema },
     'profiles:delete': { input: profileIdSchema, output: z.object({ deleted: z.boolean() }) },
-    'profiles:activate': { input: profileIdSchema, output: profileViewSchema },
+    'profiles:activate': { input: profileActivateSchema, output: profileViewSchema },
+    'profiles:archive': { input: profileIdSchema, output: profileViewSchema },
+    'profiles:restore': { input: profileIdSchema, output: profileViewSchema },
     'credentials:set-merchant-token': {
       input: z
         .object({
@@ -92,9 +87,11 @@ export const profilesContract = {
           token: z
             .string()
             .trim()
-            .min(8, 'A merchant-token is at least 8 characters.')
             .max(4096)
-            .refine(isSendableMerchantToken, MERCHANT_TOKEN_CHARSET_MESSAGE),
+            .superRefine((token, context) => {
+              const problem = merchantTokenProblem(token);
+              if (problem) context.addIssue({ code: 'custom', message: problem });
+            }),
         })
         .strict(),
       output: profileViewSchema,

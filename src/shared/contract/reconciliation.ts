@@ -105,7 +105,13 @@ export const exceptionRowSchema = z.object({
   amount: z.string().nullable(),
   currency: z.string().nullable(),
   statusCode: z.string().nullable(),
+  /**
+   * What was notified: on a mismatch, the claim of the latest notification that contradicts the
+   * ledger (a final 302 contradicted by a notification of 200 shows 200, not the 302 notified
+   * before it); otherwise the last notified status.
+   */
   notifiedStatus: z.string().nullable(),
+  /** What the gateway's last status read said. */
   verifiedStatus: z.string().nullable(),
   /** The transaction's verification state, derived by main as for its views; null for a row that is no transaction (an orphan, an attempt). */
   verification: verificationStateSchema.nullable(),
@@ -116,6 +122,9 @@ export const exceptionRowSchema = z.object({
   detail: z.string().nullable(),
 });
 export type ExceptionRow = z.infer<typeof exceptionRowSchema>;
+
+/** How many failed reads a sweep names (the rest are counted). */
+export const SWEEP_FAILURES_LISTED = 50;
 
 export const sweepStateSchema = z.object({
   id: z.string(),
@@ -130,6 +139,8 @@ export const sweepStateSchema = z.object({
   mismatches: z.number().int(),
   /** No usable answer (gateway unreachable, refused, or still rate-limited after retries). */
   failed: z.number().int(),
+  /** Which reads failed and why, the first SWEEP_FAILURES_LISTED of them (`failed` counts them all). */
+  failures: z.array(z.object({ subject: transactionSubjectSchema, rowId: z.number().int(), reference: z.string().nullable(), reason: z.string() })),
   /** Nothing to read by (a payout without payout_id). */
   skipped: z.number().int(),
   /** HTTP 429 answers met (each waited out per Retry-After). */

@@ -1,4 +1,4 @@
-// The review step of a payout, enforced by main (issue 13, point 1). Every path that can send a
+// The review step of a payout, enforced by main. Every path that can send a
 // live payout — New payout, the playground, a CSV batch's start or resume, the resume of a payout
 // attempt — first asks main for a review of exactly what will be sent (`payouts:review`,
 // `batches:review`, `attempts:review`). Main answers what the person must check and a review id,

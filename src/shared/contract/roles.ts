@@ -6,7 +6,8 @@
 // admin: people, profiles, credentials, limits, listener, retention, and everything else.
 // approver: reads everything finance reads, and approves or rejects what others submitted for
 //   approval (never their own: the service checks the person, docs/team.md "Approvals").
-// finance: payouts, batches, reconciliation.
+// finance: payouts, batches, reconciliation; imports settlement reports and bank statements and
+//   matches their lines (support and approvers read them).
 // support: finds and reads transactions, re-reads statuses, exports evidence packs.
 // developer: the sandbox playground, JWT tools and the webhook inspector, on sandbox and
 //   local-emulator profiles only (the server checks the profile of each call: docs/team.md).
@@ -30,6 +31,14 @@ const approvalReaders = ['admin', 'approver', 'finance', 'developer'] as const s
 const approvers = ['approver'] as const satisfies readonly TeamRole[];
 
 export const CHANNEL_ROLES = {
+  // Each person's own inbox.
+  'notices:list': everyone,
+  'notices:mark-read': everyone,
+  'notices:get-choices': everyone,
+  'notices:set-choices': everyone,
+  'notices:channels': admins,
+  'notices:get-thresholds': everyone,
+  'notices:set-thresholds': admins,
   'app:get-info': everyone,
   'settings:get': everyone,
   'settings:update': everyone,
@@ -38,6 +47,8 @@ export const CHANNEL_ROLES = {
   'profiles:update': admins,
   'profiles:delete': admins,
   'profiles:activate': everyone,
+  'profiles:archive': admins,
+  'profiles:restore': admins,
   'credentials:set-merchant-token': admins,
   'credentials:clear-merchant-token': admins,
   'credentials:generate-key': admins,
@@ -85,9 +96,12 @@ export const CHANNEL_ROLES = {
   'limits:list': everyone,
   'limits:set': admins,
   'limits:remove': admins,
+  'limits:set-duplicate-window': admins,
   'limits:check': payouts,
   'batches:create': finance,
+  'batches:check': finance,
   'batches:add-items': finance,
+  'batches:add-left-out': finance,
   'batches:review': finance,
   'batches:start': finance,
   'batches:discard': finance,
@@ -97,6 +111,7 @@ export const CHANNEL_ROLES = {
   'batches:list': reconcilers,
   'batches:get': reconcilers,
   'batches:items': reconcilers,
+  'batches:left-out': reconcilers,
   'views:list': everyone,
   'views:save': everyone,
   'views:delete': everyone,
@@ -129,6 +144,26 @@ export const CHANNEL_ROLES = {
   'approvals:approve': approvers,
   'approvals:reject': approvers,
   'approvals:withdraw': payouts,
+  'statements:upload-begin': finance,
+  'statements:upload-chunk': finance,
+  'statements:discard-upload': finance,
+  'statements:inspect': finance,
+  'statements:import': finance,
+  'statements:imports': reconcilers,
+  'statements:layouts': reconcilers,
+  'statements:summary': reconcilers,
+  'statements:breaks': reconcilers,
+  'statements:settlements': reconcilers,
+  'statements:settlement': reconcilers,
+  'statements:daily': reconcilers,
+  'statements:proposals': reconcilers,
+  'statements:decide-proposal': finance,
+  'statements:match-line': finance,
+  'statements:unmatch-line': finance,
+  'statements:match-bank-line': finance,
+  'statements:unmatch-bank-line': finance,
+  'statements:rematch': finance,
+  'statements:export-csv': reconcilers,
 } as const satisfies Record<InvokeChannel, readonly TeamRole[]>;
 
 export const ROLE_LABELS: Record<TeamRole, string> = {
@@ -143,8 +178,8 @@ export const ROLE_LABELS: Record<TeamRole, string> = {
 export const ROLE_DUTIES: Record<TeamRole, string> = {
   admin: 'people, profiles, credentials, limits and everything else',
   approver: 'reads what finance reads; approves or rejects the payouts and batches others submit',
-  finance: 'payouts, batches and reconciliation',
-  support: 'finds and reads transactions, re-reads statuses, exports evidence packs',
+  finance: 'payouts, batches, reconciliation and statements (imports and matches)',
+  support: 'finds and reads transactions and statements, re-reads statuses, exports evidence packs',
   developer: 'the sandbox playground, JWT tools and the webhook inspector, on sandbox and emulator profiles only',
 };
 
@@ -156,4 +191,12 @@ export function roleAllows(role: TeamRole | null, channel: InvokeChannel): boole
 /** Who may call this channel, in words: for a refusal, and for a disabled control's reason. */
 export function allowedRolesText(channel: InvokeChannel): string {
   return (CHANNEL_ROLES[channel] as readonly TeamRole[]).map((role) => ROLE_LABELS[role]).join(', ');
+}
+
+/**
+ * Why a role may not make this call, in a person's words (the screen's note and the server's
+ * refusal alike): never the channel's name, which means nothing on a screen.
+ */
+export function refusalText(role: TeamRole, channel: InvokeChannel): string {
+  return `Your role (${ROLE_LABELS[role]}) may not do this: it is for ${allowedRolesText(channel)}.`;
 }

@@ -1,39 +1,56 @@
 // Shared by the batch tests: rows shaped like a mapped CSV file, the upload a renderer makes
 // (draft, chunks, start), and reading what the gateway holds straight from the emulator's file.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Envelope } from '../../../src/shared/contract';
+import { randomInt } from 'node:crypto';
 import { BATCH_CHUNK_ROWS, type BatchRowForm, type BatchView } from '../../../src/shared/contract';
 import type { Core } from '../../../src/main/core';
 import type { Ledger } from '../../../src/main/ledger/connection';
 import type { SqlParams } from '../../../src/main/ledger/engine/types';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import { MemorySecretStore, silentLogger } from '../../helpers/app-core';
+import { must } from '../../helpers/calls';
 import { payoutForm } from '../../helpers/fixtures';
 import { gatewayState } from '../../reliability/helpers/stores';
 
 const METHODS = ['open_banking', 'crypto', 'fps'] as const;
 
-/** n rows cycling through the batchable methods, each with a distinct amount and its own reference. */
+/** A German IBAN of bank 37040044 whose account ends in 3000 (as the sample's), with valid check digits. */
+export function ibanEnding3000(middle: number): string {
+  const bban = `37040044${String(middle % 1_000_000).padStart(6, '0')}3000`;
+  // ISO 13616: the BBAN, then DE (13 14) and 00, as one number mod 97.
+  const check = 98 - Number(BigInt(`${bban}131400`) % 97n);
+  return `DE${String(check).padStart(2, '0')}${bban}`;
+}
+
+/**
+ * Beneficiary accounts of their own for one set of rows (the masked forms stay the samples': an
+ * IBAN ending 3000, a wallet 0x5290…9EE7, an account ••••5678): rows of different tests on one
+ * ledger never look like payouts to the same people (services/payments/duplicate-guard.ts).
+ */
+function accountsOfOwn(): Record<(typeof METHODS)[number], Record<string, string>> {
+  const salt = randomInt(0, 1_000_000);
+  return {
+    open_banking: { iban: ibanEnding3000(salt) },
+    crypto: { walletAddress: `0x5290${String(salt).padStart(32, "0")}9EE7` },
+    fps: { accountNumber: `${String(salt % 10_000).padStart(4, '0')}5678` },
+  };
+}
+
+/** n rows cycling through the batchable methods, each with a distinct amount and its own reference, paying accounts no other call's rows pay. */
 export function batchRows(n: number, options: { prefix: string; currency?: string; amount?: (i: number) => string; email?: string }): { line: number; form: BatchRowForm }[] {
+  const accounts = accountsOfOwn();
   return Array.from({ length: n }, (_, i) => {
     const method = options.currency ? 'open_banking' : (METHODS[i % METHODS.length] as (typeof METHODS)[number]);
     const amount = options.amount?.(i) ?? (method === 'crypto' ? `0.${String(1000 + i).padStart(10, '0')}` : `${10 + i}.${String(i % 100).padStart(2, '0')}`);
     const { profileId: _none, ...sample } = payoutForm(method, { amount, reference: `${options.prefix}-${i + 1}`, email: options.email ?? `ana${i}@example.com` });
     return {
       line: i + 2,
-      form: { ...sample, ...(options.currency ? { currency: options.currency } : {}), customer: { ...sample.customer, lastName: `Lima${i}` } },
+      form: { ...sample, ...(options.currency ? { currency: options.currency } : {}), customer: { ...sample.customer, lastName: `Lima${i}` }, paymentDetails: { ...sample.paymentDetails, ...accounts[method] } },
     };
   });
 }
 
 type Dispatch = Core['dispatch'];
-
-/** A contract call's value, or its error thrown (with the envelope's code). */
-export async function must<T>(dispatch: Dispatch, channel: string, input: unknown): Promise<T> {
-  const envelope = (await dispatch(channel, input)) as Envelope<T>;
-  if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
-  return envelope.value;
-}
 
 /** What the Batch screen does on "Start": a draft, the rows in chunks, then start. */
 export async function uploadBatch(dispatch: Dispatch, rows: { line: number; form: BatchRowForm }[], options: { fileName?: string; start?: boolean } = {}): Promise<BatchView> {

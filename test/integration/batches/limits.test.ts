@@ -77,3 +77,22 @@ describe('payout limits', () => {
     expect(bad.fields).toMatchObject({ perPayoutMax: 'Must be greater than 0.' });
   });
 });
+
+describe('approval policies, the other rule about payout amounts', () => {
+  it('are audited with what they were before and pushed on every change, as the limits are', async () => {
+    const pushed: unknown[] = [];
+    const stop = h.core.events.subscribe((channel, payload) => channel === 'approvals:policies-changed' && pushed.push(payload));
+    await h.call('approvals:set-policy', { environment: 'live', currency: 'dkk', mode: 'threshold', payoutAbove: '100.50', batchAbove: null });
+    const view = await h.call('approvals:set-policy', { environment: 'live', currency: 'DKK', mode: 'always', payoutAbove: '5', batchAbove: '5' });
+    expect(view).toMatchObject({ environment: 'live', currency: 'DKK', mode: 'always', payoutAbove: null, batchAbove: null, text: 'Live DKK: every payout and every batch needs approval.' });
+    expect(await h.call('approvals:remove-policy', { environment: 'live', currency: 'DKK' })).toEqual({ removed: true });
+    expect(await h.call('approvals:remove-policy', { environment: 'live', currency: 'DKK' })).toEqual({ removed: false });
+    stop();
+    expect(pushed).toHaveLength(3);
+    const entries = (await audit()).filter((e) => e.subject === 'DKK/live');
+    expect(entries.map((e) => e.action)).toEqual(['approvals.policy-remove', 'approvals.policy-set', 'approvals.policy-set']);
+    expect(JSON.parse(entries[2]?.details ?? '{}')).toEqual({ environment: 'live', currency: 'DKK', mode: 'threshold', payoutAbove: '100.5', batchAbove: null, text: 'Live DKK: payouts above 100.50 need approval.', before: null });
+    expect(JSON.parse(entries[1]?.details ?? '{}')).toMatchObject({ mode: 'always', before: 'Live DKK: payouts above 100.50 need approval.' });
+    expect(JSON.parse(entries[0]?.details ?? '{}')).toEqual({ before: 'Live DKK: every payout and every batch needs approval.' });
+  });
+});

@@ -16,17 +16,13 @@ import { BatchesRepository } from '../../../src/main/ledger/repositories/batches
 import { silentLogger } from '../../helpers/app-core';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
 import { countCommits } from './helpers';
+import { until } from '../../helpers/poll';
+import { batchMove, itemMove } from '../../../src/main/services/payouts-batch/batch-states';
 
 const opened: TestLedger[] = [];
 afterEach(async () => {
   for (const ledger of opened.splice(0)) await ledger.close();
 });
-
-/** Waits (bounded) until the condition holds. */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * The payout path as the runner sees it: prepare records a real attempt (already "sending") and
@@ -127,7 +123,7 @@ async function runningBatch(ledger: TestLedger, rows: number): Promise<{ store: 
       return { line: i + 2, merchantReference, method: 'fps', amount: '10.00', currency: 'GBP', beneficiary: 'Ana Lima', destination: 'sort code 401276', form: JSON.stringify(form) };
     }),
   );
-  await store.setState(batch.id, 'running', { started: true });
+  await store.moveBatch(batch.id, batchMove('draft', 'running'), { started: true });
   await store.runHere(batch.id);
   return { store, batchId: batch.id };
 }
@@ -149,7 +145,7 @@ async function leftByCrash(ledger: TestLedger, store: BatchesRepository, batchId
     const key = `key-${item.merchantReference}`;
     const attempt = await repos.attempts.record({ profileId: profile.id, kind: 'payout', idempotencyKey: key, reference: item.merchantReference, requestHash: 'h', requestBody: '{}', replayable: true, state: 'sending' });
     const row = await repos.payouts.recordRequest({ profileId: profile.id, merchantReference: item.merchantReference, method: 'fps', amount: '10.00', currency: 'GBP', email: 'a@example.com', attemptId: attempt.id });
-    await store.markPrepared(item.id, key, row.id);
+    await store.markPrepared(item.id, itemMove('pending', 'sending'), key, row.id);
     await repos.attempts.markUnknown(key, { error: 'interrupted' });
   }
 }
@@ -159,7 +155,7 @@ async function handedOverWithFourInFlight(rows: number) {
   const ledger = await testLedger();
   opened.push(ledger);
   const { store, batchId, gateway, runner } = await start(ledger, rows, 4);
-  await until('four requests', () => gateway.waiting.length === 4);
+  await until(() => gateway.waiting.length === 4, 'four requests', 2_000, 5);
   await new BatchesRepository(ledger.db, ledger.clock.now, 'instance-b').runHere(batchId);
   gateway.releaseAll();
   await runner.settled();
@@ -172,17 +168,17 @@ describe('BatchRunner', () => {
     opened.push(ledger);
     const { store, batchId, gateway, counter, runner } = await start(ledger, 10, 4);
 
-    await until('the first four requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'the first four requests', 2_000, 5);
     expect(counter.commits).toBe(1); // the first four intents, together
     expect(await store.counts(batchId)).toMatchObject({ sending: 4, pending: 6, sent: 0 });
 
     gateway.releaseAll();
-    await until('the next four requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'the next four requests', 2_000, 5);
     expect(counter.commits).toBe(2); // four answers and the next four intents
     expect(await store.counts(batchId)).toMatchObject({ sent: 4, sending: 4, pending: 2 });
 
     gateway.releaseAll();
-    await until('the last two requests', () => gateway.waiting.length === 2);
+    await until(() => gateway.waiting.length === 2, 'the last two requests', 2_000, 5);
     expect(counter.commits).toBe(3);
     gateway.releaseAll();
     await runner.settled();
@@ -211,9 +207,9 @@ describe('BatchRunner', () => {
     const { store, batchId, gateway, runner } = await start(ledger, 4, 4);
     gateway.state.failRecord.add('ref-2');
 
-    await until('four requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'four requests', 2_000, 5);
     gateway.releaseAll();
-    await until('ref-2 to be settled under its key', () => gateway.state.resumed.length === 1);
+    await until(() => gateway.state.resumed.length === 1, 'ref-2 to be settled under its key', 2_000, 5);
     await runner.settled();
 
     expect(gateway.state.resumed).toEqual(['key-ref-2']);
@@ -231,7 +227,7 @@ describe('BatchRunner', () => {
     const runner = new BatchRunner({ transaction: ledger.repos.transaction, batches: store, history: new BatchHistory(ledger.repos.batchEvents, ledger.clock.now, (id) => store.counts(id)), payouts: gateway.payouts, attempts: gateway.attempts, log: silentLogger, changed: () => {}, ended: () => {}, sending: () => {}, concurrency: 4 });
     runner.run(batchId);
 
-    await until('the pending items in flight', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'the pending items in flight', 2_000, 5);
     expect(gateway.state.resumedBeforeFirstPrepare).toBe(2);
     expect(gateway.state.resumed).toEqual(['key-ref-1', 'key-ref-2']);
     gateway.releaseAll();
@@ -248,13 +244,13 @@ describe('BatchRunner', () => {
     const { store, batchId, gateway, runner } = await start(ledger, 6, 4, (g) => (g.state.stall = new Promise<void>((resolve) => (unstall = resolve))));
 
     // The first four intents committed, and every one of them on its way, though no session read after the first has returned.
-    await until('the first four requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'the first four requests', 2_000, 5);
     expect(gateway.state.sessions).toBeGreaterThan(1);
     expect(await store.counts(batchId)).toMatchObject({ sending: 4, pending: 2 });
 
     unstall();
     gateway.releaseAll();
-    await until('the last two requests', () => gateway.waiting.length === 2);
+    await until(() => gateway.waiting.length === 2, 'the last two requests', 2_000, 5);
     gateway.releaseAll();
     await runner.settled();
     expect(await store.counts(batchId)).toMatchObject({ sent: 6, sending: 0, pending: 0 });
@@ -266,11 +262,11 @@ describe('BatchRunner', () => {
     const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
     gateway.state.failRecord.add('ref-2');
 
-    await until('four requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.waiting.length === 4, 'four requests', 2_000, 5);
     // ref-1's answer claims ref-5 in the group; ref-2's answer then fails it, so that claim was never made.
     gateway.releaseAll();
-    await until('ref-2 to be settled under its key', () => gateway.state.resumed.length === 1);
-    await until('the next requests', () => gateway.waiting.length === 4);
+    await until(() => gateway.state.resumed.length === 1, 'ref-2 to be settled under its key', 2_000, 5);
+    await until(() => gateway.waiting.length === 4, 'the next requests', 2_000, 5);
     expect(gateway.state.forgotten).toEqual(['key-ref-5']);
     expect(gateway.waiting.map((w) => w.reference).sort()).toEqual(['ref-5', 'ref-6', 'ref-7', 'ref-8']);
     gateway.releaseAll();
@@ -308,8 +304,8 @@ describe('BatchRunner', () => {
     opened.push(ledger);
     const { store, batchId, gateway, runner } = await start(ledger, 8, 4);
 
-    await until('four requests', () => gateway.waiting.length === 4);
-    await store.setState(batchId, 'paused');
+    await until(() => gateway.waiting.length === 4, 'four requests', 2_000, 5);
+    await store.moveBatch(batchId, batchMove('running', 'paused'));
     gateway.releaseAll();
     await runner.settled();
 

@@ -10,6 +10,7 @@ import { BatchEventsRepository } from '../../../src/main/ledger/repositories/bat
 import { BatchesRepository } from '../../../src/main/ledger/repositories/batches';
 import { BatchHistory } from '../../../src/main/services/payouts-batch/batch-history';
 import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { batchMove } from '../../../src/main/services/payouts-batch/batch-states';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -24,7 +25,11 @@ describe('migration 0010: batch history', () => {
     const { file } = ledger.address;
     const { db, repos, clock, profile } = ledger;
     const store = new BatchesRepository(db, clock.now);
-    const batch = (name: string) => store.createDraft({ profileId: profile.id, environment: 'local', fileName: name, declaredRows: 1 });
+    // A draft as version 9 wrote it (today's repository writes columns later versions added).
+    const batch = async (name: string) => {
+      const at = clock.now().toISOString();
+      return (await db.get<{ id: number }>("INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, created_at, updated_at) VALUES (?, 'local', ?, 'draft', 1, ?, ?) RETURNING id", [profile.id, name, at, at]))!;
+    };
     const audit = async (action: string, batchId: number, actor = 'user', extra: Record<string, unknown> = {}) => {
       clock.advance(1_000);
       await repos.audit.append({ actor, action, profileId: profile.id, subject: `batch:${batchId}`, details: { batchId, fileName: 'x.csv', environment: 'local', ...extra } });
@@ -33,23 +38,23 @@ describe('migration 0010: batch history', () => {
     // A batch paused and resumed by a person, then resumed by Paydesk at start-up, then done.
     const crashed = await batch('crashed.csv');
     clock.advance(1_000);
-    await store.setState(crashed.id, 'running', { started: true });
+    await store.moveBatch(crashed.id, batchMove('draft', 'running'), { started: true });
     await audit('batch.start', crashed.id);
     await audit('batch.pause', crashed.id);
     await audit('batch.resume', crashed.id);
     await audit('batch.resume', crashed.id, 'system', { reason: 'start-up' });
     clock.advance(1_000);
-    await store.setState(crashed.id, 'done', { finished: true });
+    await store.moveBatch(crashed.id, batchMove('running', 'done'), { finished: true });
     // A cancelled one, a draft, and one still running.
     const cancelled = await batch('cancelled.csv');
     clock.advance(1_000);
-    await store.setState(cancelled.id, 'running', { started: true });
+    await store.moveBatch(cancelled.id, batchMove('draft', 'running'), { started: true });
     await audit('batch.cancel', cancelled.id);
-    await store.setState(cancelled.id, 'cancelled', { finished: true });
+    await store.moveBatch(cancelled.id, batchMove('running', 'cancelled'), { finished: true });
     const draft = await batch('draft.csv');
     const running = await batch('running.csv');
     clock.advance(1_000);
-    await store.setState(running.id, 'running', { started: true });
+    await store.moveBatch(running.id, batchMove('draft', 'running'), { started: true });
     await audit('batch.start', running.id);
     await db.close();
 

@@ -9,7 +9,7 @@ import { seedLedger } from '../../../bench/seed-ledger';
 import { openLedger } from '../../../src/main/ledger/connection';
 const openEngine = (address: string) => openLedger(ledgerAddress(address));
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { copyLedger, LEDGER_TABLES } from '../../../src/main/ledger/copy/copy';
+import { copyLedger, LEDGER_TABLES, TABLES_NOT_COPIED } from '../../../src/main/ledger/copy/copy';
 import { ledgerAddress } from '../../../src/main/ledger/engine/open';
 import type { LedgerEngine } from '../../../src/main/ledger/engine/types';
 import { createTestDatabase, type TestDatabase } from '../../helpers/test-database';
@@ -76,6 +76,10 @@ beforeAll(async () => {
   const desk = await openEngine(source);
   const audit = createRepositories(desk).audit;
   for (let i = 0; i < 50; i++) await audit.append({ actor: 'user', action: 'settings.update', details: { theme: i % 2 ? 'dark' : 'light' } });
+  // What the desk's person was told, and a profile renamed by an upgrade: history a copy keeps.
+  await createRepositories(desk).notices.add({ kind: 'payout.declined', subject: 'payout:m-1', title: 'Payout m-1 declined: C501', body: 'Declined.', link: '#/payouts/1' }, { people: [''] });
+  const profile = await desk.get<{ id: string }>('SELECT id FROM profiles ORDER BY id LIMIT 1');
+  await desk.run("INSERT INTO profile_renames (profile_id, old_name, new_name, reason, renamed_at) VALUES (?, 'Shop', 'Shop (2)', 'duplicate', '2026-12-01T00:00:00.000Z')", [profile!.id]);
   await desk.close();
   small = path.join(dir, 'small.sqlite');
   await seedLedger(small, { payins: 12_000, payouts: 4_000, notifications: 4_000 });
@@ -90,6 +94,25 @@ afterAll(async () => {
 });
 
 describe('ledger:copy', () => {
+  it('copies every table of the schema but those it names with a reason, on either engine', async () => {
+    const db = await database();
+    const pg = await openEngine(db.url);
+    const desk = await openEngine(path.join(dir, 'tables.sqlite'));
+    try {
+      const names = async (engine: LedgerEngine, sql: string) => ((await engine.all(sql)) as { name: string }[]).map((r) => r.name).sort();
+      const sqliteTables = await names(desk, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+      const postgresTables = await names(pg, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+      const named = [...LEDGER_TABLES.map((t) => t.table), ...Object.keys(TABLES_NOT_COPIED)].sort();
+      // Every table of either engine is named, and every name is a table of one of them.
+      expect(sqliteTables.filter((t) => !named.includes(t))).toEqual([]);
+      expect(postgresTables.filter((t) => !named.includes(t))).toEqual([]);
+      expect(named.filter((t) => !sqliteTables.includes(t) && !postgresTables.includes(t))).toEqual([]);
+    } finally {
+      await desk.close();
+      await pg.close();
+    }
+  });
+
   it('copies 100,000 rows into PostgreSQL and back exactly, and a re-run adds nothing', async () => {
     const team = await database();
     const desk = await openEngine(source);
@@ -100,6 +123,7 @@ describe('ledger:copy', () => {
       const total = Object.values(there.rows).reduce((a, b) => a + b, 0);
       expect(total).toBeGreaterThanOrEqual(100_000);
       expect(there.rows.payins).toBe(60_000);
+      expect([there.rows.notices, there.rows.profile_renames]).toEqual([1, 1]);
       expect(Object.keys(there.sums.payins!).sort()).toEqual(['CAD', 'EUR', 'GBP', 'PLN', 'USD']);
       expect(await digests(pg)).toEqual(await digests(desk));
 
@@ -176,7 +200,7 @@ describe('ledger:copy', () => {
     expect(killed.out).not.toMatch(/verified/);
 
     const second = await cli(['--from', small, '--to', team.url]).done;
-    expect(second.out).toMatch(/Continued and verified: \d+ rows in 16 tables/);
+    expect(second.out).toMatch(new RegExp(`Continued and verified: \\d+ rows in ${LEDGER_TABLES.length} tables`));
     expect(second.code).toBe(0);
     const desk = await openEngine(small);
     const pg = await openEngine(team.url);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExceptionListQuery, ExceptionRecord } from '../../../src/main/ledger/repositories/exceptions';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger;
 beforeAll(async () => {
@@ -12,8 +13,8 @@ beforeAll(async () => {
   // 26 pay-ins and 14 payouts, many created at the same instant, within and across the tables.
   for (let i = 0; i < 40; i++) {
     if (i > 0 && i % 3 === 0) clock.advance(1000);
-    if (i % 7 < 4 || i >= 34) await repos.payins.upsertFromCreate({ profileId: profile.id, kind: 'payin', requestId: `in-${i}`, method: 'blik', amount: '1.00', currency: 'PLN', email: 'r@example.com' }, { payinId: `pid-${i}`, statusCode: 100 });
-    else await repos.payouts.upsertFromCreate({ profileId: profile.id, merchantReference: `out-${i}`, method: 'fps', amount: '1.00', currency: 'GBP', email: 'r@example.com' }, { payoutId: `po-${i}`, statusCode: 'P100' });
+    if (i % 7 < 4 || i >= 34) await upsertFromCreate(repos.payins, { profileId: profile.id, kind: 'payin', requestId: `in-${i}`, method: 'blik', amount: '1.00', currency: 'PLN', email: 'r@example.com' }, { gatewayId: `pid-${i}`, statusCode: 100 });
+    else await upsertFromCreate(repos.payouts, { profileId: profile.id, merchantReference: `out-${i}`, method: 'fps', amount: '1.00', currency: 'GBP', email: 'r@example.com' }, { gatewayId: `po-${i}`, statusCode: 'P100' });
   }
 });
 afterAll(async () => {

@@ -2,15 +2,16 @@
 // views (kept by main, per subject, surviving a restart) and the CSV export of exactly the filtered list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYINS_CSV, PAYOUTS_CSV, TransactionsCsvExport } from '../../../src/main/services/ledger-views/transactions-csv';
-import { startHarness, type Harness } from '../verification/harness';
+import { serviceHarness, type ServiceHarness } from '../../helpers/service-harness';
+import { applyCreateAnswer } from '../../../src/main/services/payments/apply';
 
-let h: Harness;
+let h: ServiceHarness;
 let profileId: string;
 const ids: number[] = [];
 
 beforeAll(async () => {
-  h = await startHarness();
-  profileId = await h.profileId();
+  h = await serviceHarness();
+  profileId = h.profile.id;
   const rows: [string, string, string, number][] = [
     ['2025-06-01T10:00:00.000Z', 'csv-1', 'blik', 200],
     ['2025-06-02T10:00:00.000Z', 'csv-2', 'credit_card', 302],
@@ -18,10 +19,10 @@ beforeAll(async () => {
     ['2025-06-04T10:00:00.000Z', '=HYPERLINK("x")', 'blik', 302],
   ];
   for (const [at, ref, method, status] of rows) {
-    const repos = h.repos(() => new Date(at));
+    const repos = h.reposAt(() => new Date(at));
     const row = await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '1234.50', currency: 'PLN', email: 'ana@example.com' });
     const reasonCode = ref === 'csv-2' ? 'RISK_BLOCKED' : null;
-    ids.push((await repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status, reasonCode })).record.id);
+    ids.push((await applyCreateAnswer(repos.payins, row.id, { gatewayId: `pid-${ref}`, statusCode: status, reasonCode })).record.id);
   }
 });
 afterAll(async () => {
@@ -99,7 +100,7 @@ describe('payins:export-csv', () => {
   });
 
   it('pages through more rows than one page and stops at the cap, saying so', async () => {
-    const repos = h.repos(() => new Date('2025-07-01T00:00:00.000Z'));
+    const repos = h.reposAt(() => new Date('2025-07-01T00:00:00.000Z'));
     for (let i = 0; i < 620; i++) await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: `bulk-${i}`, method: 'crypto', amount: '0.0000000001', currency: 'BTC', email: 'bulk@example.com' });
     const exporter = new TransactionsCsvExport({ repos, now: () => new Date() });
     const all = await exporter.export(PAYINS_CSV, { methods: ['crypto'] });
@@ -127,10 +128,10 @@ describe('payouts:export-csv', () => {
     ];
     payouts = [];
     for (const r of rows) {
-      const repos = h.repos(() => new Date(r.at));
+      const repos = h.reposAt(() => new Date(r.at));
       const card = r.card ? { brand: 'visa', bin: '411111', last4: '1111', expMonth: '12', expYear: '2030' } : null;
       const row = await repos.payouts.recordRequest({ profileId, merchantReference: r.ref, method: r.method, amount: r.amount, currency: r.currency, email: r.email, card });
-      payouts.push((await repos.payouts.applyCreateAnswer(row.id, { payoutId: `payout-${row.id}`, statusCode: r.status })).record.id);
+      payouts.push((await applyCreateAnswer(repos.payouts, row.id, { gatewayId: `payout-${row.id}`, statusCode: r.status })).record.id);
     }
   });
 
@@ -152,7 +153,7 @@ describe('payouts:export-csv', () => {
   it('names the field of a bad filter and pages past one page like the pay-ins export', async () => {
     expect((await h.failure('payouts:export-csv', { createdFrom: 'soon' })).fields).toHaveProperty('createdFrom');
     expect((await h.failure('payouts:export-csv', { sort: 'random' })).fields).toHaveProperty('sort');
-    const repos = h.repos(() => new Date('2025-09-01T00:00:00.000Z'));
+    const repos = h.reposAt(() => new Date('2025-09-01T00:00:00.000Z'));
     for (let i = 0; i < 510; i++) await repos.payouts.recordRequest({ profileId, merchantReference: `bulk-po-${i}`, method: 'fps', amount: '0.01', currency: 'GBP', email: 'bulk@example.com' });
     const all = await h.call('payouts:export-csv', { currencies: ['GBP'] });
     expect(all).toMatchObject({ rows: 511, truncated: false });

@@ -1,4 +1,4 @@
-// Migration 0011 (issue 13, points 5 and 10) as an upgrade from a version-10 ledger with data in
+// Migration 0011 as an upgrade from a version-10 ledger with data in
 // it: the card of earlier card pay-ins and payouts is taken from their stored (masked) create
 // requests, a tokenization's from its vaulted token, a token charge's stays unknown (nothing
 // recorded which token it charged); a notification the applier had called older news becomes

@@ -1,14 +1,15 @@
-// SQLite's migration 0018 from a version-17 ledger: the totals index led by the UTC day replaces
-// the one led by created_at. The totals of the upgraded ledger are the rows written before it,
-// grouped and added here one by one, to the last decimal and day boundary; and SQLite reads them
-// from the new index alone, already grouped: no temporary B-tree sorts the rows, with or without
-// a range or a profile.
+// Totals by UTC day as an upgrade, on each engine: SQLite's migration 0018 from a version-17 ledger
+// (the totals index led by the day replaces the one led by created_at), PostgreSQL's 0008 from a
+// version-7 one (statistics of the day for its planner). The totals of the upgraded ledger are the
+// rows written before it, grouped and added here one by one, to the last decimal and day boundary;
+// and SQLite reads them from the new index alone, already grouped: no temporary B-tree sorts the
+// rows, with or without a range or a profile.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import type { TotalsRange } from '../../../src/main/ledger/repositories/totals';
 import { sumAmounts } from '../../../src/shared/money';
-import { ledgerAtVersion, ManualClock, testEngine } from '../../helpers/ledger';
+import { ledgerAtVersion, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
 
 const clock = new ManualClock();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -18,9 +19,11 @@ afterEach(async () => {
 
 const RANGES: TotalsRange[] = [{}, { from: '2025-03-02' }, { to: '2025-03-02' }, { from: '2025-03-02', to: '2025-03-03' }];
 
-describe.runIf(testEngine === 'sqlite')('the totals index led by the day, as an upgrade from version 17 (sqlite)', () => {
-  it('gives the same totals, day boundaries included, from the new index alone without sorting', async () => {
-    const old = await ledgerAtVersion(17, clock.now, cleanups);
+const VERSIONS = testEngine === 'sqlite' ? { before: 17, added: 18 } : { before: 7, added: 8 };
+
+describe(`totals by day, as an upgrade from version ${VERSIONS.before} (${testEngine})`, () => {
+  it('gives the same totals, day boundaries included (on SQLite from the new index alone, without sorting)', async () => {
+    const old = await ledgerAtVersion(VERSIONS.before, clock.now, cleanups);
     const profiles = await Promise.all(['a', 'b'].map((m) => createRepositories(old.db, clock.now).profiles.create({ name: m, environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: m, merchantSiteId: m })));
     // Rows on either side of midnight, in three currencies, methods and statuses, two profiles.
     const times = ['2025-03-01T23:59:59.999Z', '2025-03-02T00:00:00.000Z', '2025-03-02T12:00:00.000Z', '2025-03-03T23:59:59.999Z', '2025-03-04T00:00:00.000Z'];
@@ -62,10 +65,14 @@ describe.runIf(testEngine === 'sqlite')('the totals index led by the day, as an 
     );
     expect(expected[0]).toContainEqual({ day: '2025-03-02', currency: 'PLN', method: 'blik', statusCode: '302', count: 4, sum: '0.6' });
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
-    expect(await schemaVersion(db)).toBeGreaterThanOrEqual(18);
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
+    expect(await schemaVersion(db)).toBeGreaterThanOrEqual(VERSIONS.added);
     expect(await totalsOf(createRepositories(db, clock.now))).toEqual(expected);
+    if (testEngine === 'postgres') {
+      const statistics = await db.all<{ name: string }>('SELECT stxname AS name FROM pg_statistic_ext ORDER BY 1');
+      expect(statistics.map((r) => r.name)).toEqual(['payins_day_totals', 'payouts_day_totals']);
+      return;
+    }
     const indexes = (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%totals'")).map((r) => r.name).sort();
     expect(indexes).toEqual(['payins_day_totals', 'payouts_day_totals']);
 

@@ -6,10 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion, type Ledger, type LedgerAddress } from '../../../src/main/ledger/connection';
 import { copyLedger } from '../../../src/main/ledger/copy/copy';
-import { migrations } from '../../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../../src/main/ledger/migrations/postgres/index';
+import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
 
 const clock = new ManualClock();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,14 +27,6 @@ async function upgraded(address: LedgerAddress): Promise<Ledger> {
   const db = await openLedger(address, { now: clock.now });
   cleanups.push(() => db.close());
   return db;
-}
-
-/** The rows of `rows`, in the columns `old` had (later migrations add columns to some tables). */
-function inColumnsOf(old: Record<string, unknown[]>, rows: Record<string, unknown[]>): Record<string, unknown[]> {
-  const columnsOf = (table: string) => (old[table]?.[0] === undefined ? undefined : new Set(Object.keys(old[table]![0] as object)));
-  return Object.fromEntries(
-    Object.entries(rows).map(([table, list]) => [table, list.map((row) => Object.fromEntries(Object.entries(row as object).filter(([column]) => columnsOf(table)?.has(column) ?? true)))]),
-  );
 }
 
 describe(`ledger_copies as an upgrade from version ${VERSIONS.before} (${testEngine})`, () => {

@@ -4,9 +4,9 @@
 // first start after it takes them back (nothing could be running them); and on the upgraded
 // ledger an instance's claims are its own: recovery with it alive leaves them, with it dead takes them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
 
 const clock = new ManualClock();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -36,11 +36,12 @@ describe(`instances and their claims as an upgrade from version ${VERSIONS.befor
     const before = await ledgerRows(old.db);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(VERSIONS.added);
-    const added = { attempts: { claimed_by: null }, batches: { run_by: null } } as Record<string, Record<string, null>>;
-    expect(await ledgerRows(db)).toEqual(Object.fromEntries(Object.entries(before).map(([table, rows]) => [table, rows.map((row) => ({ ...(row as object), ...added[table] }))])));
+    // Later versions add columns of their own: a batch's left-out rows (SQLite 0019, PostgreSQL 0006), profiles.archived_at.
+    const added = { attempts: { claimed_by: null }, batches: { run_by: null, left_out_rows: 0 } } as Record<string, Record<string, null | number>>;
+    const expected = Object.fromEntries(Object.entries(before).map(([table, rows]) => [table, rows.map((row) => ({ ...(row as object), ...added[table] }))]));
+    expect(inColumnsOf(expected, await ledgerRows(db))).toEqual(expected);
     expect(await db.all('SELECT * FROM ledger_instances')).toEqual([]);
 
     // Instance A (alive) claims a send; the claim from before the upgrade names no one.
@@ -53,7 +54,8 @@ describe(`instances and their claims as an upgrade from version ${VERSIONS.befor
 
     // B starts while A is alive: it takes back only the claim and the batch no one holds.
     expect(await b.attempts.takeOverClaims(['instance-a'], 'interrupted')).toEqual(['before-upgrade']);
-    expect(await b.batches.takeOver(['instance-a'])).toEqual([batch.id]);
+    // Its batch names no runner: nothing from before the upgrade does.
+    expect(await b.batches.takeOver(['instance-a'])).toEqual([{ id: batch.id, runBy: null }]);
     expect((await b.attempts.byKey('a-live'))?.state).toBe('sending');
     expect((await b.attempts.byKey('before-upgrade'))).toMatchObject({ state: 'unknown', error: 'interrupted' });
 

@@ -4,10 +4,11 @@
 // the new tables start empty, and what they hold is written and read on the upgraded ledger as on
 // a new one.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { LEDGER_TABLES } from '../../../src/main/ledger/copy/copy';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { approvalMove } from '../../../src/main/services/approvals/approval-states';
 
 const clock = new ManualClock();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -34,10 +35,9 @@ describe(`the team tables as an upgrade from version ${VERSIONS.before} (${testE
     const before = await ledgerRows(old.db);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(VERSIONS.added);
-    expect(await ledgerRows(db)).toEqual(before);
+    expect(inColumnsOf(before, await ledgerRows(db))).toEqual(before);
     for (const table of TEAM_TABLES) expect(await db.all(`SELECT * FROM ${table}`), table).toEqual([]);
 
     const upgraded = createRepositories(db, clock.now);
@@ -64,21 +64,20 @@ describe(`the approval tables as an upgrade from version ${APPROVAL_VERSIONS.bef
     const before = await ledgerRows(old.db, kept);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(APPROVAL_VERSIONS.added);
-    expect(await ledgerRows(db, kept)).toEqual(before);
+    expect(inColumnsOf(before, await ledgerRows(db, kept))).toEqual(before);
     for (const table of APPROVAL_TABLES) expect(await db.all(`SELECT * FROM ${table}`), table).toEqual([]);
 
     const upgraded = createRepositories(db, clock.now);
-    await upgraded.approvals.upsertPolicy({ environment: 'live', currency: 'EUR', mode: 'threshold', payoutAbove: '1000', batchAbove: null });
-    await upgraded.approvals.upsertPolicy({ environment: 'any', currency: 'EUR', mode: 'always', payoutAbove: null, batchAbove: null });
-    expect(await upgraded.approvals.applicablePolicy('live', 'EUR')).toMatchObject({ environment: 'live', payoutAbove: '1000' });
-    expect(await upgraded.approvals.applicablePolicy('local', 'EUR')).toMatchObject({ environment: 'any', mode: 'always' });
+    await upgraded.approvalPolicies.upsert({ environment: 'live', currency: 'EUR', mode: 'threshold', payoutAbove: '1000', batchAbove: null });
+    await upgraded.approvalPolicies.upsert({ environment: 'any', currency: 'EUR', mode: 'always', payoutAbove: null, batchAbove: null });
+    expect(await upgraded.approvalPolicies.ruleFor('live', 'EUR')).toMatchObject({ environment: 'live', payoutAbove: '1000' });
+    expect(await upgraded.approvalPolicies.ruleFor('local', 'EUR')).toMatchObject({ environment: 'any', mode: 'always' });
     const approval = await upgraded.approvals.insert({ kind: 'payout', profileId: profile.id, environment: 'live', subject: 'ref-1', currency: 'EUR', amount: '1500.00', itemCount: 1, body: '{}', bodyHash: 'h', reviewed: '{}', policy: 'p', makerId: 'u-1', makerName: 'Fin', expiresAt: '2099-01-01T00:00:00.000Z' });
-    expect(await upgraded.approvals.decide(approval.id, { state: 'approved', reason: null, decidedById: 'u-2', decidedByName: 'App' })).toBe(true);
+    expect(await upgraded.approvals.decide(approval.id, approvalMove('awaiting', 'approved'), { reason: null, decidedById: 'u-2', decidedByName: 'App' })).toBe(true);
     // A decision is taken once.
-    expect(await upgraded.approvals.decide(approval.id, { state: 'rejected', reason: 'late', decidedById: 'u-3', decidedByName: 'Other' })).toBe(false);
+    expect(await upgraded.approvals.decide(approval.id, approvalMove('awaiting', 'rejected'), { reason: 'late', decidedById: 'u-3', decidedByName: 'Other' })).toBe(false);
     expect(await upgraded.approvals.byId(approval.id)).toMatchObject({ state: 'approved', decidedByName: 'App' });
     await expect(db.run("INSERT INTO approvals (kind, profile_id, environment, subject, currency, amount, item_count, body, body_hash, reviewed, policy, maker_id, maker_name, state, created_at, expires_at) VALUES ('payout', 'p', 'live', 's', 'EUR', '1', 1, '{}', 'h', '{}', 'p', 'u', 'U', 'sent', 't', 't')")).rejects.toThrow();
     expect(await upgraded.audit.verify()).toMatchObject({ ok: true, count: 1 });

@@ -1,4 +1,4 @@
-// Issue 13, point 14: the retention rule for notifications nobody can apply now (malformed ones
+// The retention rule for notifications nobody can apply now (malformed ones
 // and orphans), on a real ledger (either engine): the newest are kept within a per-profile count, size and
 // age, byte for byte; beyond, malformed rows are deleted whole and orphans keep their row and facts
 // with body and headers dropped and a marker of when; applied, duplicate, mismatch and pending
@@ -15,6 +15,7 @@ import { DEFAULT_RETENTION, NotificationRetention } from '../../../src/main/serv
 import { ServiceError } from '../../../src/main/services/errors';
 import { silentLogger } from '../../helpers/app-core';
 import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 const opened: TestLedger[] = [];
 /** The current test's ledger. */
@@ -104,7 +105,7 @@ describe('notification retention', () => {
     const before = new Map(await Promise.all([...orphans, ...garbage].map(async (id) => [id, await rawOf(id)] as const)));
     expect((await rawsOf(orphans)).map((row) => row?.outcome)).toEqual(['orphan', 'orphan', 'orphan', 'orphan']);
     // Rows the rule never touches: an applied claim and a duplicate of it.
-    await ledger.repos.payins.upsertFromCreate({ profileId: ledger.profile.id, kind: 'payin', requestId: 'req-known', method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'a@example.com' }, { payinId: 'known', statusCode: 100 });
+    await upsertFromCreate(ledger.repos.payins, { profileId: ledger.profile.id, kind: 'payin', requestId: 'req-known', method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'a@example.com' }, { gatewayId: 'known', statusCode: 100 });
     const [applied, duplicate] = (await store([claim(ledger, 'known'), claim(ledger, 'known')])) as [number, number];
     expect((await rawsOf([applied, duplicate])).map((row) => row?.outcome)).toEqual(['applied', 'duplicate']);
 
@@ -160,9 +161,9 @@ describe('notification retention', () => {
     expect(await rawOf(orphan)).toMatchObject({ outcome: 'orphan', raw_pruned_at: ledger.clock.now().toISOString() });
 
     // The pay-in is recorded later (its create answer was slow): the pruned orphan's claim applies by its kept facts.
-    const row = await ledger.repos.payins.upsertFromCreate(
+    const row = await upsertFromCreate(ledger.repos.payins, 
       { profileId: ledger.profile.id, kind: 'payin', requestId: 'req-waiting', method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'a@example.com' },
-      { payinId: 'waiting', statusCode: 100 },
+      { gatewayId: 'waiting', statusCode: 100 },
     );
     const [result] = await applier.matchOrphans('payin', row.id);
     expect(result).toMatchObject({ id: orphan, outcome: 'applied', needsVerification: true });

@@ -4,6 +4,7 @@ import type { PayinRecord } from '../../../src/main/ledger/repositories/payins';
 import type { TransactionFilter } from '../../../src/main/ledger/repositories/transactions';
 import type { PageOrder } from '../../../src/main/ledger/repositories/page';
 import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { applyStatus } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -35,7 +36,7 @@ async function fill(l: TestLedger, seeds: readonly Seed[]): Promise<PayinRecord[
   for (const s of seeds) {
     l.clock.advance(s.gapMs);
     const row = await l.repos.payins.recordRequest({ profileId: l.profile.id, kind: 'payin', requestId: `r${nextRef++}`, method: s.method, amount: '1', currency: s.currency, email: 'a@b.c' });
-    rows.push(s.code === null ? row : (await l.repos.payins.applyStatus(row.id, { statusCode: s.code, source: 'create' })).record);
+    rows.push(s.code === null ? row : (await applyStatus(l.repos.payins, row.id, { statusCode: s.code, source: 'create' })).record);
   }
   return rows;
 }

@@ -1,4 +1,4 @@
-// Opening a PostgreSQL ledger that cannot be opened (issue 16, point 4), against the tests' real
+// Opening a PostgreSQL ledger that cannot be opened, against the tests' real
 // server: a bad URL, a URL naming no database, a refused connection, an unknown host, a missing
 // database, and a role that may connect but not create the schema each end with a LedgerOpenError
 // (or the server's refusal) naming what to fix, and leave no partial state: no database or table

@@ -1,9 +1,9 @@
-// The tests' own PostgreSQL when no server answers (issue 16, point 6): test/setup/postgres.ts
+// The tests' own PostgreSQL when no server answers: test/setup/postgres.ts
 // starts a private cluster through test/helpers/private-cluster.ts. This test takes that path on
 // purpose: a cluster of its own (initdb and pg_ctl, as the unprivileged `postgres` user when the
 // tests run as root), a Paydesk ledger opened on it through the real openLedger, then stopped and
 // removed. Its superuser has a password (scram-sha-256 over TCP), so the same server also shows a
-// wrong password refused with 28P01 (issue 16, point 4): a message naming the user and never the
+// wrong password refused with 28P01: a message naming the user and never the
 // password, and nothing written. Skipped, saying why, only where initdb is not installed.
 // Engine-independent: runs in the first (SQLite) pass only.
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src/main/core';
 import { LedgerOpenError, openLedger, schemaVersion } from '../../../src/main/ledger/connection';
-import { postgresMigrations } from '../../../src/main/ledger/migrations/postgres/index';
+import { postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { MemorySecretStore, silentLogger } from '../../helpers/app-core';
 import { postgresBin, startPrivateCluster, type PrivateCluster } from '../../helpers/private-cluster';

@@ -7,6 +7,7 @@
 // run's engine.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
+import { applyStatus, upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger;
 afterEach(async () => {
@@ -48,17 +49,17 @@ describe('one request per reference', () => {
 describe('a row read to be written back', () => {
   it('keeps a claim committed while a status read waited to apply its answer', async () => {
     ledger = await testLedger();
-    const row = await ledger.repos.payins.upsertFromCreate({ profileId: ledger.profile.id, kind: 'payin', requestId: 'S-1', method: 'blik', amount: '10.00', currency: 'PLN', email: 's@example.com' }, { payinId: 'pid-S-1', statusCode: 100 });
+    const row = await upsertFromCreate(ledger.repos.payins, { profileId: ledger.profile.id, kind: 'payin', requestId: 'S-1', method: 'blik', amount: '10.00', currency: 'PLN', email: 's@example.com' }, { gatewayId: 'pid-S-1', statusCode: 100 });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let claimed = false;
     const claim = ledger.db.transaction(async () => {
-      await ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'notification' });
+      await applyStatus(ledger.repos.payins, row.id, { statusCode: 200, source: 'notification' });
       claimed = true;
       await held;
     });
     while (!claimed) await new Promise((resolve) => setTimeout(resolve, 5));
-    const read = ledger.repos.payins.applyStatus(row.id, { statusCode: 100, source: 'status_read' });
+    const read = applyStatus(ledger.repos.payins, row.id, { statusCode: 100, source: 'status_read' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     release();
     await claim;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaVersion, type Ledger } from '../../../src/main/ledger/connection';
-import { migrations } from '../../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../../src/main/ledger/migrations/postgres/index';
+import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { openReader, testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { itemMove } from '../../../src/main/services/payouts-batch/batch-states';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -97,7 +97,7 @@ describe('ledger schema (a real ledger on this run\'s engine)', () => {
     ledger = await testLedger();
     const { repos, profile } = ledger;
     await repos.payins.recordRequest({ profileId: profile.id, kind: 'payin', requestId: 'r1', method: 'blik', amount: '1', currency: 'PLN', email: 'a@b.c' });
-    await expect(repos.profiles.delete(profile.id)).rejects.toThrow(/foreign key/i);
+    expect(await repos.profiles.delete(profile.id)).toBe('in_use');
     expect(await repos.profiles.get(profile.id)).toBeDefined();
   });
 
@@ -122,14 +122,14 @@ describe('the guards the database keeps, on either engine', () => {
     await repos.batches.addItems(batch.id, [1, 2].map((line) => ({ line, merchantReference: `ref-${line}`, method: 'fps', amount: '1.00', currency: 'GBP', beneficiary: 'A', destination: 'd', form: '{}' })));
     const [first, second] = (await db.all<{ id: number }>('SELECT id FROM batch_items WHERE batch_id = ? ORDER BY line', [batch.id])).map((row) => row.id) as [number, number];
     const payout = await repos.payouts.recordRequest({ profileId: profile.id, merchantReference: 'ref-1', method: 'fps', amount: '1.00', currency: 'GBP', email: 'a@example.com' });
-    await repos.batches.markPrepared(first, 'key-1', payout.id);
+    await repos.batches.markPrepared(first, itemMove('pending', 'sending'), 'key-1', payout.id);
     const refused = /batch_items: an item only moves forward/;
     await expect(db.run("UPDATE batch_items SET state = 'pending' WHERE id = ?", [first])).rejects.toThrow(refused);
     await expect(db.run("UPDATE batch_items SET state = 'cancelled' WHERE id = ?", [first])).rejects.toThrow(refused);
     await expect(db.run("UPDATE batch_items SET idempotency_key = 'key-2' WHERE id = ?", [first])).rejects.toThrow(refused);
-    await repos.batches.settle(first, 'sent', null);
+    await repos.batches.moveItem(first, itemMove('sending', 'sent'), null);
     await expect(db.run("UPDATE batch_items SET state = 'unknown' WHERE id = ?", [first])).rejects.toThrow(refused);
-    expect(await repos.batches.cancelPending(batch.id)).toBe(1);
+    expect(await repos.batches.moveItems(batch.id, itemMove('pending', 'cancelled'), 'cancelled before it was sent')).toBe(1);
     await expect(db.run("UPDATE batch_items SET state = 'pending' WHERE id = ?", [second])).rejects.toThrow(refused);
     expect([(await repos.batches.item(first))?.state, (await repos.batches.item(second))?.state]).toEqual(['sent', 'cancelled']);
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PAYIN_STATUS_CATALOGUE, PAYOUT_STATUS_CATALOGUE } from '../../../src/shared/spec/codes';
 import type { PayinRecord } from '../../../src/main/ledger/repositories/payins';
 import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { applyCreateAnswer, applyStatus, upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -30,9 +31,9 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
   it('records the create answer: gateway id, redirect, status with its category', async () => {
     ledger = await testLedger();
     const { payins, profile } = { payins: ledger.repos.payins, profile: ledger.profile };
-    const row = await payins.upsertFromCreate(
+    const row = await upsertFromCreate(payins, 
       { profileId: profile.id, kind: 'payin', requestId: 'req-1', method: 'credit_card', amount: '10.50', currency: 'EUR', email: 'a@b.c' },
-      { payinId: 'p-1', statusCode: 100, redirectUrl: 'http://gw/pay/p-1', createdAt: '2026-03-01T10:00:00Z' },
+      { gatewayId: 'p-1', statusCode: 100, redirectUrl: 'http://gw/pay/p-1', createdAt: '2026-03-01T10:00:00Z' },
     );
     expect(row).toMatchObject({ payinId: 'p-1', statusCode: '100', statusCategory: 'pending', final: false, redirectUrl: 'http://gw/pay/p-1', verification: 'pending' });
     expect((await payins.byPayinId('p-1'))?.id).toBe(row.id);
@@ -44,10 +45,10 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     const { payins } = ledger.repos;
     for (const finalCode of finalPayinCodes) {
       const row = await newPayin(ledger, `req-${finalCode}`);
-      await payins.applyStatus(row.id, { statusCode: 100, source: 'create' });
-      expect((await payins.applyStatus(row.id, { statusCode: finalCode, source: 'status_read' })).outcome).toBe('advanced');
+      await applyStatus(payins, row.id, { statusCode: 100, source: 'create' });
+      expect((await applyStatus(payins, row.id, { statusCode: finalCode, source: 'status_read' })).outcome).toBe('advanced');
       for (const pending of pendingPayinCodes) {
-        const late = await payins.applyStatus(row.id, { statusCode: pending, source: 'notification' });
+        const late = await applyStatus(payins, row.id, { statusCode: pending, source: 'notification' });
         expect(late.outcome).toBe('stale');
         expect(late.record).toMatchObject({ statusCode: String(finalCode), final: true });
       }
@@ -59,9 +60,9 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     const { payouts } = ledger.repos;
     const row = await payouts.recordRequest({ profileId: ledger.profile.id, merchantReference: 'po-1', method: 'fps', amount: '25', currency: 'GBP', email: 'b@c.d' });
     const [first, second] = PAYOUT_STATUS_CATALOGUE.filter((e) => !e.final).map((e) => e.code);
-    expect((await payouts.applyStatus(row.id, { statusCode: first as string, source: 'create' })).outcome).toBe('advanced');
-    expect((await payouts.applyStatus(row.id, { statusCode: second as string, source: 'status_read' })).outcome).toBe('advanced');
-    expect((await payouts.applyStatus(row.id, { statusCode: first as string, source: 'notification' })).outcome).toBe('stale');
+    expect((await applyStatus(payouts, row.id, { statusCode: first as string, source: 'create' })).outcome).toBe('advanced');
+    expect((await applyStatus(payouts, row.id, { statusCode: second as string, source: 'status_read' })).outcome).toBe('advanced');
+    expect((await applyStatus(payouts, row.id, { statusCode: first as string, source: 'notification' })).outcome).toBe('stale');
     expect((await payouts.byId(row.id))?.statusCode).toBe(second);
   });
 
@@ -69,18 +70,18 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = await testLedger();
     const { payins } = ledger.repos;
     const row = await newPayin(ledger);
-    await payins.applyStatus(row.id, { statusCode: 100, source: 'create' });
-    const unknown = await payins.applyStatus(row.id, { statusCode: 777, reasonCode: 'BRAND_NEW_REASON', source: 'status_read' });
+    await applyStatus(payins, row.id, { statusCode: 100, source: 'create' });
+    const unknown = await applyStatus(payins, row.id, { statusCode: 777, reasonCode: 'BRAND_NEW_REASON', source: 'status_read' });
     expect(unknown.outcome).toBe('advanced');
     expect(unknown.record).toMatchObject({ statusCode: '777', statusKnown: false, statusCategory: 'unknown', final: false, reasonCode: 'BRAND_NEW_REASON', reasonKnown: false });
-    expect((await payins.applyStatus(row.id, { statusCode: 101, source: 'status_read' })).outcome).toBe('stale');
-    expect((await payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' })).record).toMatchObject({ statusCode: '200', final: true, statusKnown: true });
+    expect((await applyStatus(payins, row.id, { statusCode: 101, source: 'status_read' })).outcome).toBe('stale');
+    expect((await applyStatus(payins, row.id, { statusCode: 200, source: 'status_read' })).record).toMatchObject({ statusCode: '200', final: true, statusKnown: true });
   });
 
   it('refuses at the database level to change a final status, even through raw SQL', async () => {
     ledger = await testLedger();
     const row = await newPayin(ledger);
-    await ledger.repos.payins.applyStatus(row.id, { statusCode: 302, source: 'create' });
+    await applyStatus(ledger.repos.payins, row.id, { statusCode: 302, source: 'create' });
     await expect(ledger.db.run("UPDATE payins SET status_code = '100', final = 0 WHERE id = ?", [row.id])).rejects.toThrow(/a final status never changes/);
     await expect(ledger.db.run("UPDATE payins SET status_code = '200' WHERE id = ?", [row.id])).rejects.toThrow(/a final status never changes/);
     expect(await ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '302', final: true });
@@ -90,11 +91,11 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = await testLedger();
     const { payins } = ledger.repos;
     const row = await newPayin(ledger);
-    await payins.applyStatus(row.id, { statusCode: 100, source: 'create' });
-    await payins.applyStatus(row.id, { statusCode: 100, source: 'status_read' }); // an early read proves nothing about the later result
-    const notified = (await payins.applyStatus(row.id, { statusCode: 200, source: 'notification' })).record;
+    await applyStatus(payins, row.id, { statusCode: 100, source: 'create' });
+    await applyStatus(payins, row.id, { statusCode: 100, source: 'status_read' }); // an early read proves nothing about the later result
+    const notified = (await applyStatus(payins, row.id, { statusCode: 200, source: 'notification' })).record;
     expect(notified).toMatchObject({ lastNotifiedStatus: '200', lastVerifiedStatus: '100', verification: 'claimed', mismatch: false });
-    const read = (await payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' })).record;
+    const read = (await applyStatus(payins, row.id, { statusCode: 200, source: 'status_read' })).record;
     expect(read).toMatchObject({ verification: 'verified', mismatch: false });
   });
 
@@ -102,24 +103,24 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = await testLedger();
     const { payins } = ledger.repos;
     const row = await newPayin(ledger);
-    await payins.applyStatus(row.id, { statusCode: 200, source: 'create' });
-    const read = await payins.applyStatus(row.id, { statusCode: 101, source: 'status_read' });
+    await applyStatus(payins, row.id, { statusCode: 200, source: 'create' });
+    const read = await applyStatus(payins, row.id, { statusCode: 101, source: 'status_read' });
     expect(read.outcome).toBe('stale');
     expect(read.record).toMatchObject({ statusCode: '200', lastVerifiedStatus: '101', mismatch: true, verification: 'mismatch' });
     // The gateway agreeing again clears a read-based mismatch: it is about what the gateway says now.
-    expect((await payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' })).record).toMatchObject({ mismatch: false, verification: 'verified' });
+    expect((await applyStatus(payins, row.id, { statusCode: 200, source: 'status_read' })).record).toMatchObject({ mismatch: false, verification: 'verified' });
   });
 
   it('keeps the first final status and a permanent conflict when a notification claims another final result', async () => {
     ledger = await testLedger();
     const { payins } = ledger.repos;
     const row = await newPayin(ledger);
-    await payins.applyStatus(row.id, { statusCode: 302, reasonCode: 'RISK_BLOCKED', source: 'create' });
-    const claim = await payins.applyStatus(row.id, { statusCode: 200, source: 'notification' });
+    await applyStatus(payins, row.id, { statusCode: 302, reasonCode: 'RISK_BLOCKED', source: 'create' });
+    const claim = await applyStatus(payins, row.id, { statusCode: 200, source: 'notification' });
     expect(claim.outcome).toBe('conflict');
     expect(claim.record).toMatchObject({ statusCode: '302', reasonCode: 'RISK_BLOCKED', lastNotifiedStatus: '200', mismatch: true });
     expect(claim.record.conflict).toMatch(/final status 302 contradicted by notification status 200/);
-    expect((await payins.applyStatus(row.id, { statusCode: 302, source: 'status_read' })).record.mismatch).toBe(true);
+    expect((await applyStatus(payins, row.id, { statusCode: 302, source: 'status_read' })).record.mismatch).toBe(true);
     expect((await payins.page({ mismatch: true })).items.map((p) => p.id)).toEqual([row.id]);
   });
 
@@ -127,7 +128,7 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = await testLedger();
     const { payouts } = ledger.repos;
     const request = { profileId: ledger.profile.id, merchantReference: 'po-1', method: 'crypto', amount: '0.5', currency: 'USD', email: 'x@y.z' };
-    const row = await payouts.upsertFromCreate(request, { payoutId: 'po-A', statusCode: 'P100' });
+    const row = await upsertFromCreate(payouts, request, { gatewayId: 'po-A', statusCode: 'P100' });
     const again = await payouts.attachGatewayId(row.id, 'po-B');
     expect(again).toMatchObject({ payoutId: 'po-A', mismatch: true });
     expect(await payouts.byPayoutId('po-B')).toBeUndefined();
@@ -144,7 +145,7 @@ describe('pay-ins and payouts: exact money, forward-only status, mismatches', ()
     ledger = await testLedger();
     const { payins } = ledger.repos;
     const a = await newPayin(ledger, 'req-a');
-    await payins.applyCreateAnswer(a.id, { payinId: 'pid-a', statusCode: 100 });
+    await applyCreateAnswer(payins, a.id, { gatewayId: 'pid-a', statusCode: 100 });
     ledger.clock.advance(10);
     const b = await newPayin(ledger, 'req-b');
     expect((await payins.byEmail('ana@example.COM')).map((p) => p.id)).toEqual([b.id, a.id]);

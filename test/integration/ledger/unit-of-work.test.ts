@@ -2,7 +2,7 @@
 // atomic, and the one page cursor: its position is checked against the list it is given to.
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../../src/main/ledger/repositories/page';
-import { testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
+import { openReader, testEngine, testLedger, type TestLedger } from '../../helpers/ledger';
 
 let ledger: TestLedger | undefined;
 afterEach(async () => {
@@ -148,6 +148,19 @@ describe('statements on PostgreSQL', () => {
     const texts = statements.map((s) => s.statement);
     expect(texts).toContain('SELECT name FROM profiles WHERE id = $1');
     expect(texts).not.toContain('SELECT id FROM profiles WHERE id = $1');
+  });
+});
+
+describe('statements on PostgreSQL during a rolling upgrade', () => {
+  it.runIf(testEngine === 'postgres')('keep reading `*` after another instance adds a column to the table (they are never prepared)', async () => {
+    ledger = await testLedger();
+    const { db, profile } = ledger;
+    const read = () => db.transaction(() => db.get<Record<string, unknown>>('SELECT * FROM profiles WHERE id = ?', [profile.id]));
+    for (let i = 0; i < 3; i++) await read();
+    const other = await openReader(ledger.address);
+    await other.run('ALTER TABLE profiles ADD COLUMN added_by_a_newer_instance TEXT');
+    await other.close();
+    expect(await read()).toMatchObject({ id: profile.id, added_by_a_newer_instance: null });
   });
 });
 

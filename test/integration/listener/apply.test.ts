@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Repositories } from '../../../src/main/ledger/repositories/index';
 import { NotificationApplier, type AppliedNotification } from '../../../src/main/services/notification-applier';
 import { payinNotification, post } from '../../helpers/http';
-import { listenerFixture, waitFor, type ListenerFixture } from '../../helpers/listener';
+import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
+import { until } from '../../helpers/poll';
+import { applyCreateAnswer, applyStatus, upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let fx: ListenerFixture | undefined;
 afterEach(async () => {
@@ -33,7 +35,7 @@ async function wired(reposFor: (repos: Repositories) => Repositories = (repos) =
     send: async (body) => {
       const before = results.length;
       expect((await post(f.url, body)).status).toBe(200);
-      await waitFor(() => results.length > before);
+      await until(() => results.length > before, 'a new result', 3_000);
       return results.at(-1) as AppliedNotification;
     },
   };
@@ -42,7 +44,7 @@ async function wired(reposFor: (repos: Repositories) => Repositories = (repos) =
 async function payin(w: Wired, requestId: string, payinId: string | null, amount = '10.50') {
   const { payins } = w.fx.ledger.repos;
   const row = await payins.recordRequest({ profileId: w.fx.ledger.profile.id, kind: 'payin', requestId, method: 'credit_card', amount, currency: 'EUR', email: 'a@b.c' });
-  return payinId ? (await payins.applyCreateAnswer(row.id, { payinId, statusCode: 100 })).record : row;
+  return payinId ? (await applyCreateAnswer(payins, row.id, { gatewayId: payinId, statusCode: 100 })).record : row;
 }
 
 const outcomeOf = async (w: Wired, id: number) => (await w.fx.ledger.repos.notifications.byId(id))?.outcome;
@@ -54,7 +56,7 @@ describe('applying stored notifications', () => {
     const result = await w.send(payinNotification('p-1', 200));
     expect(result).toMatchObject({ outcome: 'applied', subject: 'payin', rowId: row.id, needsVerification: true });
     expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', final: false, lastNotifiedStatus: '200', claimState: 'unverified', verification: 'claimed' });
-    const read = await w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 200, source: 'status_read' });
+    const read = await applyStatus(w.fx.ledger.repos.payins, row.id, { statusCode: 200, source: 'status_read' });
     expect(read).toMatchObject({ outcome: 'advanced', claim: 'verified', record: { statusCode: '200', final: true, claimState: 'verified', verification: 'verified' } });
     // Its push is the view its own write left: the claim shows even though the status read was done before the push was looked at.
     expect(result.pushes).toEqual([
@@ -78,7 +80,7 @@ describe('applying stored notifications', () => {
     const row = await payin(w, 'req-p-3', 'p-3');
     await w.send(payinNotification('p-3', 200));
     const late = await w.send(payinNotification('p-3', 101));
-    // Issue 13, point 10: it changed nothing, so it is not "applied".
+    // It changed nothing, so it is not "applied".
     expect(late.outcome).toBe('stale');
     expect(await w.fx.ledger.repos.notifications.byId(late.id)).toMatchObject({ outcome: 'stale', payinRowId: row.id });
     expect(late).toMatchObject({ needsVerification: false, detail: expect.stringMatching(/200 already holds/) });
@@ -113,7 +115,7 @@ describe('applying stored notifications', () => {
   it('flags a mismatch when the notification contradicts the final status or the amount', async () => {
     const w = await wired();
     const declined = await payin(w, 'req-p-6', 'p-6');
-    await w.fx.ledger.repos.payins.applyStatus(declined.id, { statusCode: 302, source: 'create' });
+    await applyStatus(w.fx.ledger.repos.payins, declined.id, { statusCode: 302, source: 'create' });
     expect((await w.send(payinNotification('p-6', 200))).outcome).toBe('mismatch');
     expect(await w.fx.ledger.repos.payins.byId(declined.id)).toMatchObject({ statusCode: '302', mismatch: true });
 
@@ -130,24 +132,24 @@ describe('applying stored notifications', () => {
     expect(await w.fx.ledger.repos.notifications.byId(claim.id)).toMatchObject({ statusCode: '642', outcome: 'applied' });
     expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '100', lastNotifiedStatus: '642', claimState: 'unverified' });
     // The status read confirms it: the unknown code is then held exactly as sent, flagged unknown.
-    await w.fx.ledger.repos.payins.applyStatus(row.id, { statusCode: 642, reasonCode: 'SHINY_NEW_REASON', source: 'status_read' });
+    await applyStatus(w.fx.ledger.repos.payins, row.id, { statusCode: 642, reasonCode: 'SHINY_NEW_REASON', source: 'status_read' });
     expect(await w.fx.ledger.repos.payins.byId(row.id)).toMatchObject({ statusCode: '642', statusKnown: false, final: false, reasonCode: 'SHINY_NEW_REASON', reasonKnown: false, claimState: 'verified' });
   });
 
   it('applies payout notifications and vaults token metadata from tokenization notifications', async () => {
     const w = await wired();
     const { payouts, payins, tokens } = w.fx.ledger.repos;
-    const payout = await payouts.upsertFromCreate(
+    const payout = await upsertFromCreate(payouts, 
       { profileId: w.fx.ledger.profile.id, merchantReference: 'po-ref', method: 'crypto', amount: '0.0001', currency: 'USD', email: 'c@d.e' },
-      { payoutId: 'po-1', statusCode: 'P100' },
+      { gatewayId: 'po-1', statusCode: 'P100' },
     );
     const paid = await w.send(JSON.stringify({ event: 'v2_payout_notification', status_code: 'P200', payout_id: 'po-1', merchantReference: 'po-ref', amount: 0.00010, currency: 'USD' }));
     expect(paid).toMatchObject({ outcome: 'applied', subject: 'payout', rowId: payout.id });
     expect(await payouts.byId(payout.id)).toMatchObject({ statusCode: 'P100', lastNotifiedStatus: 'P200', claimState: 'unverified' });
 
-    const tokenPayin = await payins.upsertFromCreate(
+    const tokenPayin = await upsertFromCreate(payins, 
       { profileId: w.fx.ledger.profile.id, kind: 'tokenization', requestId: 'req-t', method: 'credit_card', amount: '1.00', currency: 'EUR', email: 'a@b.c' },
-      { payinId: 'p-t', statusCode: 100 },
+      { gatewayId: 'p-t', statusCode: 100 },
     );
     const vaulted = await w.send(
       JSON.stringify({ event: 'v2_tokenization_notification', status_code: 200, payin_id: 'p-t', request_id: 'req-t', token: 'tok_abc', card: { brand: 'visa', bin: '411111', last4: '1111', exp_month: '12', exp_year: '2030' } }),
@@ -163,9 +165,9 @@ describe('applying stored notifications', () => {
   it('applies after a restart what was stored but not yet applied', async () => {
     fx = await listenerFixture(); // no apply step wired: notifications stay pending, as after a crash
     const f = fx;
-    await f.ledger.repos.payins.upsertFromCreate(
+    await upsertFromCreate(f.ledger.repos.payins, 
       { profileId: f.ledger.profile.id, kind: 'payin', requestId: 'req-p-9', method: 'blik', amount: '10.5', currency: 'EUR', email: 'a@b.c' },
-      { payinId: 'p-9', statusCode: 100 },
+      { gatewayId: 'p-9', statusCode: 100 },
     );
     for (const code of [200, 200]) expect((await post(f.url, payinNotification('p-9', code))).status).toBe(200);
     expect(await f.ledger.repos.notifications.pendingIds()).toHaveLength(2);
@@ -195,7 +197,7 @@ describe('applying stored notifications', () => {
     for (let wave = 0; wave < 4; wave++) {
       await Promise.all(Array.from({ length: 10 }, (_, i) => post(w.fx.url, payinNotification(`p-turns-${wave}-${i}`, 200))));
     }
-    await waitFor(() => w.results.length === 40);
+    await until(() => w.results.length === 40, '40 results', 3_000);
     expect(w.results.map((r) => r.outcome)).toEqual(Array(40).fill('orphan'));
     expect(seen.transactions).toBeGreaterThan(1);
     expect(seen.most).toBe(1);

@@ -8,7 +8,8 @@ import { PostgresEngine } from '../../../src/main/ledger/engine/postgres';
 import { ProfilesRepository } from '../../../src/main/ledger/repositories/profiles';
 import { payinNotification, post } from '../../helpers/http';
 import { freshLedger, openReader, type TestLedger } from '../../helpers/ledger';
-import { listenerFixture, waitFor, type ListenerFixture } from '../../helpers/listener';
+import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
+import { until } from '../../helpers/poll';
 import { endSessions, setDatabaseDefault } from './database-settings';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -63,7 +64,7 @@ async function refuseWrites(fx: ListenerFixture): Promise<() => Promise<void>> {
   if (!(db instanceof PostgresEngine)) throw new Error('a PostgreSQL address on another engine');
   const renewSessions = async () => {
     await endSessions(address.url);
-    await waitFor(() => db.pool.totalCount === 0); // the pool has dropped every ended session
+    await until(() => db.pool.totalCount === 0, 'the pool to drop every ended session', 3_000);
   };
   await setDatabaseDefault(address.url, 'default_transaction_read_only', 'on');
   await renewSessions();

@@ -7,6 +7,7 @@ import { LedgerViews } from '../../../src/main/services/ledger-views/ledger-view
 import { notificationSummary } from '../../../src/main/services/ledger-views/notification-inspector';
 import { NotificationApplier } from '../../../src/main/services/notification-applier';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
+import { applyCreateAnswer } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger;
 afterEach(async () => {
@@ -40,7 +41,7 @@ function stored(l: TestLedger, event: string, over: Partial<NewNotification> = {
 async function withPayin(l: TestLedger) {
   const { payins } = l.repos;
   const row = await payins.recordRequest({ profileId: l.profile.id, kind: 'payin', requestId: 'r-1', method: 'blik', amount: '10.00', currency: 'PLN', email: 'a@b.c' });
-  return (await payins.applyCreateAnswer(row.id, { payinId: 'p-1', statusCode: 100 })).record;
+  return (await applyCreateAnswer(payins, row.id, { gatewayId: 'p-1', statusCode: 100 })).record;
 }
 
 describe('a notification of an unknown event', () => {

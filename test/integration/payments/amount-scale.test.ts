@@ -1,4 +1,4 @@
-// Issue 13, point 9: amounts as their currency writes them. A crypto payout of 15.70 EUR was kept
+// Amounts as their currency writes them. A crypto payout of 15.70 EUR was kept
 // as "15.7" (the ledger canonicalised crypto amounts without trailing zeros) and shown "15.7 EUR"
 // after sending; the gateway's JSON number (15.7 in its notification and status read) only ever
 // compares by value. Now the ledger keeps the amount at least at the currency's minor units,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../../src/shared/contract';
 import { INTERRUPTED } from '../../../src/main/services/payments/attempt-service';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
-import { admin, emulatorPayins, payinForm, startHarness, TEST_PAN, type Harness } from './harness';
+import { admin, emulatorPayins, gatewayProfile, payinForm, startHarness, TEST_PAN, type Harness } from './harness';
 
 const TIMEOUT_MS = 500;
 let h: Harness;
@@ -18,14 +18,7 @@ beforeAll(async () => {
   h = await startHarness({ timeoutMs: TIMEOUT_MS });
   proxy = await startFaultProxy(() => new URL(h.core.local.baseUrl).origin);
   // The sandbox profile speaks to the emulator's merchant through the proxy.
-  sandbox = await h.call('profiles:create', {
-    name: 'Faulty gateway',
-    environment: 'sandbox',
-    baseUrl: `${proxy.url}/api/`,
-    merchantId: h.core.local.merchant.merchant_id,
-    merchantSiteId: h.core.local.merchant.merchant_site_id,
-  });
-  await h.call('credentials:set-merchant-token', { profileId: sandbox.id, token: h.core.local.merchant.merchant_token });
+  sandbox = await gatewayProfile(h, 'Faulty gateway', 'sandbox', `${proxy.url}/api/`, h.core.local.merchant);
 });
 
 afterAll(async () => {

@@ -100,6 +100,13 @@ export function filesContaining(dir: string, needles: readonly string[]): string
   return hits;
 }
 
+/** A profile of `environment` on the gateway at `baseUrl`, with that merchant's ids and token, as a person sets one up in Settings. */
+export async function gatewayProfile(h: Pick<Harness, 'call'>, name: string, environment: 'sandbox' | 'live', baseUrl: string, merchant: { merchant_id: string; merchant_site_id: string; merchant_token: string }) {
+  const profile = await h.call('profiles:create', { name, environment, baseUrl, merchantId: merchant.merchant_id, merchantSiteId: merchant.merchant_site_id });
+  await h.call('credentials:set-merchant-token', { profileId: profile.id, token: merchant.merchant_token });
+  return profile;
+}
+
 export function localProfileId(h: Harness): Promise<string> {
   return h.call('profiles:list').then((profiles) => {
     const local = profiles.find((p) => p.environment === 'local');
@@ -112,7 +119,12 @@ export function localProfileId(h: Harness): Promise<string> {
  * Every (table, column) of a database whose value, as text (bytes, for a PostgreSQL BYTEA;
  * byte-wise, whatever the column's collation), contains `needle`: the SQLite or PostgreSQL ledger, or an SQLite file opened with openReader.
  */
-export async function cellsContaining(db: Sql, needle: string): Promise<string[]> {
+/**
+ * The columns (table.column) holding `needle` in some row. With `whole`, only where it stands alone
+ * (no letter or digit either side): a 4-digit CVV is found bare, not by chance inside a hex hash or
+ * a UUID, which hold any short run of digits sooner or later.
+ */
+export async function cellsContaining(db: Sql, needle: string, options: { whole?: boolean } = {}): Promise<string[]> {
   const columns =
     db.engine === 'sqlite'
       ? await db.all<{ table_name: string; column_name: string; data_type: string }>(
@@ -121,21 +133,22 @@ export async function cellsContaining(db: Sql, needle: string): Promise<string[]
       : await db.all<{ table_name: string; column_name: string; data_type: string }>(
           "SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'",
         );
+  const alone = new RegExp(`(?<![0-9A-Za-z])${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`);
   const hits: string[] = [];
   for (const { table_name: table, column_name: column, data_type: type } of columns) {
-    const contains =
-      db.engine === 'sqlite' ? `instr(CAST("${column}" AS TEXT), ?) > 0` : type === 'bytea' ? `position(convert_to(?, 'UTF8') in "${column}") > 0` : `strpos("${column}"::text COLLATE "C", ?) > 0`;
-    const row = await db.get<{ n: number }>(`SELECT count(*) AS n FROM "${table}" WHERE ${contains}`, [needle]);
-    if ((row?.n ?? 0) > 0) hits.push(`${table}.${column}`);
+    const text = db.engine === 'sqlite' ? `CAST("${column}" AS TEXT)` : type === 'bytea' ? `encode("${column}", 'escape')` : `"${column}"::text COLLATE "C"`;
+    const contains = db.engine === 'sqlite' ? `instr(${text}, ?) > 0` : type === 'bytea' ? `position(convert_to(?, 'UTF8') in "${column}") > 0` : `strpos(${text}, ?) > 0`;
+    const found = await db.all<{ cell: string }>(`SELECT ${text} AS cell FROM "${table}" WHERE ${contains}`, [needle]);
+    if (found.some(({ cell }) => !options.whole || alone.test(String(cell)))) hits.push(`${table}.${column}`);
   }
   return hits;
 }
 
 /** cellsContaining for an SQLite file (the emulator's), read through a connection of its own. */
-export async function sqliteFileCellsContaining(file: string, needle: string): Promise<string[]> {
+export async function sqliteFileCellsContaining(file: string, needle: string, options: { whole?: boolean } = {}): Promise<string[]> {
   const reader = await openReader({ file });
   try {
-    return await cellsContaining(reader, needle);
+    return await cellsContaining(reader, needle, options);
   } finally {
     await reader.close();
   }

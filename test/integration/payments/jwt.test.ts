@@ -48,6 +48,9 @@ describe('jwt:sign and jwt:decode', () => {
     const signed = await h.call('jwt:sign', { op: 'tokenize', ...card });
     expect(signed.jwt).toBeNull();
     expect(signed.withheld).toMatch(/full card number/);
+    // In the screen's words: the tab that sends one, not the channel behind it.
+    expect(signed.withheld).toContain('use the Tokenize & charge tab');
+    expect(signed.withheld).not.toMatch(/\b[a-z]+:[a-z-]+\b/);
     expect(signed.decoded).toMatchObject({ signature: { status: 'valid' }, claims: { op: 'tokenize', cardholder_number: '411111******1111', cardholder_name: card.cardHolder } });
     expect(JSON.stringify(signed)).not.toContain(TEST_PAN);
     expect((await h.failure('jwt:sign', { op: 'tokenize', ...card, cardNum: '4111111111111112' })).fields).toHaveProperty('cardNum');

@@ -1,4 +1,4 @@
-// Issue 13, point 1: main itself refuses a live payout — created, started as a batch, or resumed —
+// Main itself refuses a live payout — created, started as a batch, or resumed —
 // without the proof of a review of exactly that body. A real core (ledger file, keychain) and a
 // live profile pointing at an independent https test gateway on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,7 +85,10 @@ describe('a live CSV batch (batches:start, batches:resume)', () => {
   ];
   const draft = async (fileName: string) => {
     const batch = await h.call('batches:create', { profileId: live.id, fileName, rows: rows.length });
-    await h.call('batches:add-items', { id: batch.id, items: rows.map((form, i) => ({ line: i + 1, form })) });
+    const items = rows.map((form, i) => ({ line: i + 1, form }));
+    // Later tests upload the same rows again: the person confirms each as a new payout (batches:check names what it may repeat).
+    const found = await h.call('batches:check', { profileId: live.id, items });
+    await h.call('batches:add-items', { id: batch.id, items: items.map((item, i) => ({ ...item, confirmedDuplicateOf: found.items[i]?.duplicates.map((d) => d.id) ?? [] })) });
     return batch.id;
   };
 

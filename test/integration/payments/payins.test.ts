@@ -39,7 +39,7 @@ describe('creating pay-ins', () => {
     // Exact decimals end to end: the crypto amount keeps all ten digits, fiat shows two.
     expect(results[PAYIN_METHODS.indexOf('crypto')]?.payin?.amount).toBe('0.1234567891');
     expect(results[PAYIN_METHODS.indexOf('blik')]?.payin?.amount).toBe('10.50');
-    // The card that pays is on the row, masked (issue 13, point 5); other methods have none.
+    // The card that pays is on the row, masked; other methods have none.
     expect(results[PAYIN_METHODS.indexOf('credit_card')]?.payin?.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', expMonth: '12', expYear: CARD_YEAR });
     expect(results[PAYIN_METHODS.indexOf('blik')]?.payin?.card).toBeNull();
 

@@ -3,7 +3,9 @@
 // refused on a sandbox profile (spec 4, rule 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
+import { payoutProblems, toPayoutForm } from '../../../src/renderer/features/payouts/validate';
 import { PAYOUT_METHODS } from '../../../src/shared/spec/methods';
+import { payinForm } from '../../helpers/fixtures';
 import { admin, CARD_YEAR, payoutForm, pushesOn, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
 
 let h: Harness;
@@ -37,7 +39,7 @@ describe('creating payouts', () => {
       expect(result.payout?.payoutId).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(results[PAYOUT_METHODS.indexOf('crypto')]?.payout?.amount).toBe('0.0000000001');
-    // The card paid out to is on the row, masked (issue 13, point 5).
+    // The card paid out to is on the row, masked.
     expect(results[PAYOUT_METHODS.indexOf('credit_card')]?.payout?.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', expMonth: '12', expYear: CARD_YEAR });
     expect(results[PAYOUT_METHODS.indexOf('fps')]?.payout?.card).toBeNull();
     // What was sent: card number masked in the stored request.
@@ -109,6 +111,22 @@ describe('creating payouts', () => {
     expect((await h.failure('payouts:create', { ...payoutForm('crypto'), method: 'cash' })).fields).toHaveProperty('method');
     expect((await h.failure('payouts:get', { merchantReference: reference })).code).toBe('not_found');
     expect((await audit()).filter((e) => e.subject === reference)).toEqual([]);
+  });
+});
+
+describe('the amount as typed', () => {
+  it("takes ' 10.00 ' as New payout does (the spaces around it dropped), in the playground's payout and pay-in alike", async () => {
+    // New payout trims what is typed before sending; the playground sends the form as it is: main reads both the same way.
+    const payoutReference = ref('spaced');
+    const sent = await h.call('payouts:create', { ...payoutForm('open_banking', { reference: payoutReference }), amount: ' 10.00 ' });
+    expect(sent.payout).toMatchObject({ merchantReference: payoutReference, amount: '10.00' });
+    expect(sent.attempt.request).toContain('"amount":10.00');
+    const payin = await h.call('payins:create', { ...payinForm('open_banking', { requestId: ref('spaced-payin') }), amount: '\t10.00 ' });
+    expect(payin.payin).toMatchObject({ amount: '10.00' });
+    // What is not an amount is still refused, with the same words everywhere.
+    const GROUPED = 'must be a number such as 10.50 (digits, an optional dot and decimals)';
+    expect((await h.failure('payouts:create', { ...payoutForm('open_banking', { reference: ref('grouped') }), amount: '1 000.00' })).fields).toEqual({ amount: GROUPED });
+    expect(payoutProblems(toPayoutForm('open_banking', { amount: '1 000.00' })).amount).toBe(GROUPED);
   });
 });
 

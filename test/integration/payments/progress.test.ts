@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptProgressSchema, type AttemptProgressView, type ProfileView } from '../../../src/shared/contract';
 import { uploadBatch, batchRows, getBatch } from '../batches/helpers';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
-import { admin, payinForm, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
+import { admin, gatewayProfile, payinForm, payoutForm, startHarness, TEST_PAN, waitFor, type Harness } from './harness';
 
 const TIMEOUT_MS = 800;
 let h: Harness;
@@ -21,14 +21,7 @@ beforeAll(async () => {
     if (channel === 'attempts:progress-changed') pushes.push(payload);
   });
   proxy = await startFaultProxy(() => new URL(h.core.local.baseUrl).origin);
-  sandbox = await h.call('profiles:create', {
-    name: 'Faulty gateway',
-    environment: 'sandbox',
-    baseUrl: `${proxy.url}/api/`,
-    merchantId: h.core.local.merchant.merchant_id,
-    merchantSiteId: h.core.local.merchant.merchant_site_id,
-  });
-  await h.call('credentials:set-merchant-token', { profileId: sandbox.id, token: h.core.local.merchant.merchant_token });
+  sandbox = await gatewayProfile(h, 'Faulty gateway', 'sandbox', `${proxy.url}/api/`, h.core.local.merchant);
 });
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// Issue 13, point 2: a create call whose answer never arrived is settled — by the sweep, at
+// A create call whose answer never arrived is settled — by the sweep, at
 // start-up, or on request — always under its own Idempotency-Key: a pay-in by a status read by
 // request_id (rate limited through the shared reader) and, when the gateway does not know it, the
 // same bytes again; a payout by merchantReference where the gateway can look it up; a card attempt
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayoutView, ProfileView } from '../../../src/shared/contract';
 import { startSpecGateway, type SpecGateway } from '../../helpers/spec-gateway';
 import { makeTestCertificate, trustingFetch, type TestCertificate } from '../../helpers/test-tls';
-import { payinForm, payoutForm, startHarness, waitFor, type Harness } from './harness';
+import { gatewayProfile, payinForm, payoutForm, startHarness, waitFor, type Harness } from './harness';
 
 let cert: TestCertificate;
 let gateway: SpecGateway;
@@ -32,10 +32,8 @@ beforeAll(async () => {
   cert = makeTestCertificate();
   gateway = await startSpecGateway({ tls: cert, payinFinalAfterReads: 5 });
   h = await startHarness({ fetch: trustingFetch(cert.cert), timeoutMs: 600 });
-  const facts = { merchantId: gateway.merchant.merchant_id, merchantSiteId: gateway.merchant.merchant_site_id };
-  sandbox = await h.call('profiles:create', { name: 'Provider sandbox', environment: 'sandbox', baseUrl: gateway.baseUrl.replace(/v2$/, ''), ...facts });
-  live = await h.call('profiles:create', { name: 'Shop live', environment: 'live', baseUrl: gateway.baseUrl, ...facts });
-  for (const profile of [sandbox, live]) await h.call('credentials:set-merchant-token', { profileId: profile.id, token: gateway.merchant.merchant_token });
+  sandbox = await gatewayProfile(h, 'Provider sandbox', 'sandbox', gateway.baseUrl.replace(/v2$/, ''), gateway.merchant);
+  live = await gatewayProfile(h, 'Shop live', 'live', gateway.baseUrl, gateway.merchant);
 });
 
 afterAll(async () => {
@@ -112,7 +110,7 @@ describe('settling unknown outcomes', () => {
   });
 
   it('settles a live payout whose answer was lost by a status read by merchantReference, where the gateway can look it up: nothing resent', async () => {
-    const lookup = await startSpecGateway({ tls: cert, payoutReadByReference: true });
+    const lookup = await startSpecGateway({ tls: cert, payoutReadBy: 'payout_id_or_reference' });
     try {
       const facts = { merchantId: lookup.merchant.merchant_id, merchantSiteId: lookup.merchant.merchant_site_id };
       const shop = await h.call('profiles:create', { name: 'Shop live with lookup', environment: 'live', baseUrl: lookup.baseUrl, ...facts });
@@ -121,7 +119,8 @@ describe('settling unknown outcomes', () => {
         lookup.createFaults.push(...faults);
         const form = payoutForm('fps', { profileId: shop.id, amount: '7.05' });
         const review = await h.call('payouts:review', form);
-        return h.call('payouts:create', { ...form, merchantReference: review.payout.merchantReference, reviewId: review.reviewId, confirmed: true });
+        // The second is the same payout again (same account and amount): confirmed as the review screen confirms it.
+        return h.call('payouts:create', { ...form, merchantReference: review.payout.merchantReference, reviewId: review.reviewId, confirmed: true, confirmedDuplicateOf: review.duplicates.map((d) => d.id) });
       };
       // Created at the gateway, its answer lost three times; and one that never arrived (503 each time).
       const lost = await send([{ type: 'lose_answer', how: 'stall' }, { type: 'lose_answer', how: 'drop' }, { type: 'lose_answer', how: 'drop' }]);

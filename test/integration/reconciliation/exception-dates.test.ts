@@ -1,11 +1,13 @@
-// Issue 15, point 4: the exception lists honour the date range shown above them (UTC days, both
+// The exception lists honour the date range shown above them (UTC days, both
 // included), as the totals do: a transaction and an attempt by the day they were created, a
-// notification by the day it arrived; their counts and CSV files alike. Real core, a real ledger (SQLite, or PostgreSQL in its run).
+// notification by the day it arrived; their counts and CSV files alike. The services on a real
+// ledger (SQLite, or PostgreSQL in its run), no gateway needed (test/helpers/service-harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExceptionKind } from '../../../src/shared/contract';
-import { startHarness, type Harness } from '../verification/harness';
+import { serviceHarness, type ServiceHarness } from '../../helpers/service-harness';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
-let h: Harness;
+let h: ServiceHarness;
 let profileId: string;
 
 /** Each list's rows, one created (or received) on each of these instants: the first and last of a day, and the next day's first. */
@@ -14,13 +16,13 @@ type Day = keyof typeof DAYS;
 const KINDS: ExceptionKind[] = ['pending_too_long', 'payouts_stuck', 'orphans', 'unknown_attempts'];
 
 beforeAll(async () => {
-  h = await startHarness();
-  profileId = await h.profileId();
+  h = await serviceHarness();
+  profileId = h.profile.id;
   for (const [day, iso] of Object.entries(DAYS)) {
-    const repos = h.repos(() => new Date(iso));
+    const repos = h.reposAt(() => new Date(iso));
     // Still pending a year later: pending too long (the pay-in), stuck (the payout).
-    await repos.payins.upsertFromCreate({ profileId, kind: 'payin', requestId: `in-${day}`, method: 'blik', amount: '10.00', currency: 'PLN', email: 'd@example.com' }, { payinId: `pid-${day}`, statusCode: 100 });
-    await repos.payouts.upsertFromCreate({ profileId, merchantReference: `out-${day}`, method: 'fps', amount: '5.00', currency: 'GBP', email: 'd@example.com' }, { payoutId: `po-${day}`, statusCode: 'P100' });
+    await upsertFromCreate(repos.payins, { profileId, kind: 'payin', requestId: `in-${day}`, method: 'blik', amount: '10.00', currency: 'PLN', email: 'd@example.com' }, { gatewayId: `pid-${day}`, statusCode: 100 });
+    await upsertFromCreate(repos.payouts, { profileId, merchantReference: `out-${day}`, method: 'fps', amount: '5.00', currency: 'GBP', email: 'd@example.com' }, { gatewayId: `po-${day}`, statusCode: 'P100' });
     const body = Buffer.from(JSON.stringify({ event: 'v2_payin_notification', status_code: 200, payin_id: `ghost-${day}`, request_id: `ghost-${day}` }));
     const [orphan] = await repos.notifications.insertMany([
       { profileId, receivedAt: iso, sourceAddress: null, rawHeaders: [], body, bodySize: body.length, bodyTruncated: false, answerStatus: 200, event: 'v2_payin_notification', transactionRef: `ghost-${day}`, requestRef: `ghost-${day}`, statusCode: '200', dedupeKey: `k-${day}`, outcome: 'pending', detail: null },

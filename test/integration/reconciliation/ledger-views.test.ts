@@ -2,6 +2,7 @@
 // code explorer's counts, through the contract on a real core.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payinClaim, startHarness, waitFor, type Harness } from '../verification/harness';
+import { applyCreateAnswer, upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let h: Harness;
 let profileId: string;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   const payin = async (iso: string, ref: string, method: string, currency: string, status: number | null, email = 'ana@example.com') => {
     const repos = day(iso);
     const row = await repos.payins.recordRequest({ profileId, kind: 'payin', requestId: ref, method, amount: '5.00', currency, email });
-    return status === null ? row : (await repos.payins.applyCreateAnswer(row.id, { payinId: `pid-${ref}`, statusCode: status })).record;
+    return status === null ? row : (await applyCreateAnswer(repos.payins, row.id, { gatewayId: `pid-${ref}`, statusCode: status })).record;
   };
   ids.a = (await payin('2025-05-01T10:00:00.000Z', 'order-1001', 'blik', 'PLN', 100)).id;
   ids.b = (await payin('2025-05-02T10:00:00.000Z', 'order-1002', 'credit_card', 'EUR', 302, 'Bob@Example.com')).id;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   ids.d = (await payin('2025-05-04T10:00:00.000Z', 'invoice-9', 'crypto', 'USD', null)).id;
   await day('2025-05-02T10:00:00.000Z').payins.noteConflict(ids.b as number, 'test conflict', 'status');
   const payout = async (iso: string, ref: string, method: string, currency: string, statusCode: string) =>
-    (await day(iso).payouts.upsertFromCreate({ profileId, merchantReference: ref, method, amount: '9.99', currency, email: 'pay@example.com' }, { payoutId: `pout-${ref.slice(3)}`, statusCode })).id;
+    (await upsertFromCreate(day(iso).payouts, { profileId, merchantReference: ref, method, amount: '9.99', currency, email: 'pay@example.com' }, { gatewayId: `pout-${ref.slice(3)}`, statusCode })).id;
   ids.p = await payout('2025-05-05T10:00:00.000Z', 'po-77', 'fps', 'GBP', 'P100');
   // Two more, so that each payout count below tells rows apart.
   await payout('2025-05-06T10:00:00.000Z', 'po-88', 'open_banking', 'EUR', 'P200');
@@ -57,6 +58,15 @@ describe('payins:list and payouts:list', () => {
     expect(second.nextCursor).toBeNull();
     expect([...first.items, ...second.items].map((p) => p.id)).toEqual([ids.d, ids.c, ids.b, ids.a]);
     expect((await h.failure('payins:list', { cursor: 'garbage' })).fields).toHaveProperty('cursor');
+    // Every list that pages by a cursor refuses a bad one as the caller's mistake, never as a crash.
+    const garbage = '4111 1111 1111 1111';
+    for (const [channel, input] of [
+      ['notices:list', {}],
+      ['statements:breaks', { queue: 'unsettled' }],
+      ['statements:settlements', {}],
+    ] as const) {
+      expect(await h.failure(channel, { ...input, cursor: garbage }), channel).toMatchObject({ code: 'invalid_input', fields: { cursor: expect.any(String) } });
+    }
     expect((await h.failure('payins:list', { currencies: ['EURO'] })).fields).toEqual({ 'currencies.0': 'A 3-letter currency code.' });
     expect((await h.failure('payins:list', { createdFrom: 'yesterday' })).fields).toHaveProperty('createdFrom');
     expect((await h.failure('payouts:list', { limit: 0 })).fields).toHaveProperty('limit');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import type { ExceptionKind, PayinView, SweepState } from '../../../src/shared/contract';
 import { payinClaim, payinForm, payoutForm, startHarness, unique, waitFor, type Harness } from '../verification/harness';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let h: Harness;
 let profileId: string;
@@ -34,7 +35,7 @@ describe('reconciliation totals', () => {
     const day1 = h.repos(at('2025-01-10T08:00:00.000Z'));
     const day2 = h.repos(at('2025-01-11T23:59:59.999Z'));
     const payin = (repos: typeof day1, ref: string, method: string, amount: string, currency: string, status: number) =>
-      repos.payins.upsertFromCreate({ profileId, kind: 'payin', requestId: unique(ref), method, amount, currency, email: 'sum@example.com' }, { payinId: unique('p'), statusCode: status });
+      upsertFromCreate(repos.payins, { profileId, kind: 'payin', requestId: unique(ref), method, amount, currency, email: 'sum@example.com' }, { gatewayId: unique('p'), statusCode: status });
     await payin(day1, 'a', 'blik', '0.10', 'PLN', 302);
     await payin(day1, 'b', 'blik', '0.20', 'PLN', 302);
     await payin(day1, 'c', 'crypto', '0.0000000001', 'USD', 302);
@@ -42,7 +43,7 @@ describe('reconciliation totals', () => {
     await payin(day1, 'e', 'blik', '999999999999999.99', 'CHF', 302);
     await payin(day1, 'f', 'blik', '999999999999999.99', 'CHF', 302);
     await payin(day2, 'g', 'blik', '0.01', 'PLN', 302);
-    await day1.payouts.upsertFromCreate({ profileId, merchantReference: unique('po'), method: 'crypto', amount: '1.5', currency: 'USD', email: 'sum@example.com' }, { payoutId: unique('po'), statusCode: 'P100' });
+    await upsertFromCreate(day1.payouts, { profileId, merchantReference: unique('po'), method: 'crypto', amount: '1.5', currency: 'USD', email: 'sum@example.com' }, { gatewayId: unique('po'), statusCode: 'P100' });
 
     const { rows, byCurrency } = await h.call('reconciliation:totals', { from: '2025-01-10', to: '2025-01-10' });
     const row = (subject: string, currency: string, method: string) => rows.find((r) => r.subject === subject && r.currency === currency && r.method === method);
@@ -133,10 +134,29 @@ describe('exception lists', () => {
     expect(orphans.find((r) => r.gatewayId === scenario.orphans)).toMatchObject({ amount: '10.50', currency: 'EUR', notifiedStatus: '200' });
     expect((await listed('duplicates')).filter((r) => r.gatewayId === scenario.duplicates)).toHaveLength(1);
     const unknown = (await listed('unknown_attempts')).find((r) => r.detail?.includes('· unknown: timeout'));
-    expect(unknown).toMatchObject({ subject: 'payin', detail: 'settle: a status read by request_id, then a resend under its key if the gateway does not know it · unknown: timeout after 30000 ms (sent 1 times)' });
+    expect(unknown).toMatchObject({ subject: 'payin', detail: 'settle: a status read by request_id, then a resend under its key if the gateway does not know it · unknown: timeout after 30000 ms (sent 1 time)' });
     // The threshold is the caller's: nothing is "too long" pending within a day.
     expect((await listed('pending_too_long', { pendingOlderThanMinutes: 24 * 60 })).map((r) => r.rowId)).not.toContain(scenario.pending_too_long);
     expect((await listed('payouts_stuck', { pendingOlderThanMinutes: 24 * 60 })).map((r) => r.rowId)).not.toContain(scenario.payouts_stuck);
+  });
+
+  it('shows on a mismatch the claim that contradicts, not the agreeing one notified before it, in the list and its CSV, for pay-ins and payouts', async () => {
+    // The pay-in: final 302 (notified 302, read 302), then a forged notification of 200.
+    const declined = (await listed('status_mismatch')).find((r) => r.rowId === scenario.status_mismatch);
+    expect((await h.call('payins:timeline', { id: Number(scenario.status_mismatch) })).payin).toMatchObject({ statusCode: '302', lastNotifiedStatus: '302' });
+    expect(declined).toMatchObject({ statusCode: '302', notifiedStatus: '200', verifiedStatus: '302', verification: 'mismatch' });
+    // The payout: final C405 (notified and read), then a forged notification of P200.
+    const failed = (await h.call('payouts:create', payoutForm({ email: 'ana+sC405@example.com', reference: unique('failed') }))).payout!;
+    await waitFor(() => h.call('payouts:get', { id: failed.id }), (p) => p.payout.verification === 'verified', 'the payout to fail, confirmed');
+    const forged = { event: 'v2_payout_notification', payout_id: failed.payoutId, merchantReference: failed.merchantReference, status_code: 'P200', reason_code: null, amount: failed.amount, currency: failed.currency, method: failed.method, updated_at: '2026-03-01T10:00:01.000Z' };
+    await h.notify(JSON.stringify(forged).replace(`"amount":"${failed.amount}"`, `"amount":${failed.amount}`));
+    const payoutRow = await waitFor(async () => (await listed('status_mismatch')).find((r) => r.subject === 'payout' && r.rowId === failed.id), (r) => r !== undefined, 'the payout on the status mismatch list');
+    expect((await h.call('payouts:get', { id: failed.id })).payout).toMatchObject({ statusCode: 'C405', lastNotifiedStatus: 'C405' });
+    expect(payoutRow).toMatchObject({ statusCode: 'C405', notifiedStatus: 'P200', verifiedStatus: 'C405', verification: 'mismatch' });
+    // The CSV says the same: status_code, notified_status, verified_status, verification.
+    const csv = (await h.call('reconciliation:export-csv', { what: 'exceptions', kind: 'status_mismatch' })).csv.split('\r\n');
+    expect(csv.find((line) => line.startsWith(`status_mismatch,payin,${String(scenario.status_mismatch)},`))).toContain(',302,200,302,mismatch,');
+    expect(csv.find((line) => line.startsWith(`status_mismatch,payout,${failed.id},`))).toContain(',C405,P200,C405,mismatch,');
   });
 
   it('pages every list by a cursor without repeats, and names a bad cursor', async () => {

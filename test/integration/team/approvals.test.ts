@@ -1,11 +1,15 @@
-// Issue 18, points 1-5: approval of payouts and batches on a team server (maker–checker), and the
+// Approval of payouts and batches on a team server (maker–checker), and the
 // typed amount a desk asks for instead. Real team server on loopback, real core and emulator; each
 // person signs in and calls as a desktop would. What must hold: what the policy holds back is
 // stored and never sent until a different approver approves it; the maker's own approval is
 // refused by the server (even after their role changed to approver); a rejection needs a reason; an
 // approval expires; a batch discarded while awaiting voids its approval; the approval sends exactly
 // once under the key it records; the audit log names maker, approver, policy and body hash, and the
-// evidence pack of the payout holds them.
+// evidence pack of the payout holds them. Of two people deciding one request at the
+// same moment (two approvals of a payout or a batch, approve against reject or withdraw), one
+// decides, and the other is refused with a conflict naming what was decided, by whom and when —
+// never an internal error or a merchantReference "already used"; a payout is sent once. The same
+// across two instances: test/integration/scale-out/approvals.test.ts.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalDecision, ApprovalView, BatchView, PayoutReviewView, SubmitResult } from '../../../src/shared/contract';
@@ -13,7 +17,7 @@ import { createRepositories } from '../../../src/main/ledger/repositories/index'
 import { payoutForm } from '../../helpers/fixtures';
 import { tempDir } from '../../helpers/temp-dir';
 import { contractCall, contractRefusal, testCore } from '../../helpers/app-core';
-import { desktopClient, startTeamTestServer, type TeamClient, type TeamTestServer } from '../../helpers/team';
+import { desktopClient, oneGoesThrough, refusalTime, startTeamTestServer, type TeamClient, type TeamTestServer } from '../../helpers/team';
 import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference } from '../batches/helpers';
 
 let server: TeamTestServer;
@@ -21,6 +25,8 @@ let temp: ReturnType<typeof tempDir>;
 let admin: TeamClient;
 let maker: TeamClient;
 let approver: TeamClient;
+/** A second approver, deciding at the same moment as the first. */
+let other: TeamClient;
 let localId: string;
 /** Moves the server's clock forward (expiry). */
 let skewMs = 0;
@@ -38,6 +44,8 @@ beforeAll(async () => {
   admin = await desktopClient(server.origin, 'ada');
   maker = await desktopClient(server.origin, 'fin');
   approver = await desktopClient(server.origin, 'app');
+  await server.addPerson('ines', 'approver');
+  other = await desktopClient(server.origin, 'ines');
   localId = (await admin.value<{ id: string; environment: string }[]>('profiles:list')).find((p) => p.environment === 'local')!.id;
   await admin.value('approvals:set-policy', { environment: 'local', currency: 'EUR', mode: 'threshold', payoutAbove: '100', batchAbove: '500' });
 }, 60_000);
@@ -90,7 +98,7 @@ describe('approval of payouts on a team server', () => {
     expect(decision.approval.idempotencyKey).toBe(decision.payout?.attempt.idempotencyKey);
     expect(heldAtGateway().get(approval.subject)).toBe(1);
     // Decided: a second approval (a double click, another approver) sends nothing.
-    expect(await approver.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/was approved/) } });
+    expect(await approver.call('approvals:approve', { id: approval.id })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/already approved by app \(you\) at .* UTC/) } });
     expect(heldAtGateway().get(approval.subject)).toBe(1);
 
     const repos = createRepositories(server.core.ledger);
@@ -240,6 +248,87 @@ describe('approval of batches on a team server', () => {
     expect(await approver.value<ApprovalView>('approvals:get', { id: voided.id })).toMatchObject({ state: 'voided', reason: 'the batch was discarded' });
     expect(await approver.call('approvals:approve', { id: voided.id })).toMatchObject({ ok: false, error: { code: 'conflict' } });
   });
+});
+
+describe('two people deciding one request at the same moment', () => {
+  const ROUNDS = 8;
+
+  it(`sends a payout two approvers approve at once exactly once; the other is told who approved it and when (${ROUNDS} rounds)`, async () => {
+    const [app, ines] = [await server.servedAs(approver), await server.servedAs(other)];
+    const approverOf: Record<string, TeamClient> = { app: approver, ines: other };
+    for (let round = 0; round < ROUNDS; round++) {
+      const approval = await submitPayout(maker, '210.00', reference(`race-${round}`));
+      // Odd rounds over HTTP, as two browsers send them; even rounds started in one turn of the event loop.
+      const { winner, refusal } =
+        round % 2 === 0
+          ? await oneGoesThrough({ app: () => app('approvals:approve', { id: approval.id }), ines: () => ines('approvals:approve', { id: approval.id }) })
+          : await oneGoesThrough({ app: () => approver.call('approvals:approve', { id: approval.id }), ines: () => other.call('approvals:approve', { id: approval.id }) });
+      const decided = await approverOf[winner]!.value<ApprovalView>('approvals:get', { id: approval.id });
+      expect(decided).toMatchObject({ state: 'approved', decidedBy: { name: winner } });
+      expect(refusal.code, refusal.message).toBe('conflict');
+      expect(refusal.message).toContain(`already approved by ${winner} at ${refusalTime(decided.decidedAt!)}`);
+      expect(refusal.message).not.toMatch(/merchantReference|internal|unexpected/i);
+      // One send: one payout at the gateway, one attempt and one payout row in the ledger.
+      expect(heldAtGateway().get(approval.subject), `round ${round}`).toBe(1);
+      const attempts = await server.core.ledger.all<{ idempotency_key: string }>('SELECT idempotency_key FROM attempts WHERE reference = ?', [approval.subject]);
+      expect(attempts.map((a) => a.idempotency_key)).toEqual([decided.idempotencyKey]);
+    }
+  }, 120_000);
+
+  it('tells whoever loses a race of approve with reject or withdraw what was decided, by whom and when; sends only what was approved', async () => {
+    const [app, ines, fin] = [await server.servedAs(approver), await server.servedAs(other), await server.servedAs(maker)];
+    for (let round = 0; round < 6; round++) {
+      // approve against reject (two approvers), then approve against the maker's withdrawal.
+      const versus = round % 2 === 0 ? 'reject' : 'withdraw';
+      const approval = await submitPayout(maker, '220.00', reference(`race-${versus}-${round}`));
+      const against = versus === 'reject' ? () => ines('approvals:reject', { id: approval.id, reason: 'Not on file' }) : () => fin('approvals:withdraw', { id: approval.id });
+      const { winner, refusal } = await oneGoesThrough({ approve: () => app('approvals:approve', { id: approval.id }), [versus]: against });
+      const decided = await approver.value<ApprovalView>('approvals:get', { id: approval.id });
+      expect(refusal.code, refusal.message).toBe('conflict');
+      expect(refusal.message).not.toMatch(/merchantReference|internal|unexpected/i);
+      if (winner === 'approve') {
+        expect(decided.state).toBe('approved');
+        expect(refusal.message).toContain(`already approved by app at ${refusalTime(decided.decidedAt!)}`);
+        expect(heldAtGateway().get(approval.subject)).toBe(1);
+      } else {
+        expect(decided.state).toBe(versus === 'reject' ? 'rejected' : 'withdrawn');
+        expect(refusal.message).toContain(versus === 'reject' ? `already rejected by ines at ${refusalTime(decided.decidedAt!)}` : `already withdrawn by fin at ${refusalTime(decided.decidedAt!)}`);
+        expect(heldAtGateway().get(approval.subject)).toBeUndefined();
+      }
+    }
+  }, 120_000);
+
+  it('tells an approver who comes after the expiry when it expired, and sends nothing', async () => {
+    await admin.value('approvals:set-expiry', { hours: 1 });
+    const approval = await submitPayout(maker, '230.00', reference('race-expiry'));
+    skewMs = 2 * 3_600_000;
+    try {
+      const refusal = await approver.call('approvals:approve', { id: approval.id });
+      expect(refusal).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining(`expired at ${refusalTime(approval.expiresAt)}`) } });
+    } finally {
+      skewMs = 0;
+      await admin.value('approvals:set-expiry', { hours: 2 });
+    }
+    expect(heldAtGateway().get(approval.subject)).toBeUndefined();
+  });
+
+  it('starts a batch two approvers approve at once once, each item sent once; the other is told who approved it and when', async () => {
+    const [app, ines] = [await server.servedAs(approver), await server.servedAs(other)];
+    for (let round = 0; round < 3; round++) {
+      const rows = batchRows(3, { prefix: reference(`race-batch-${round}`), currency: 'EUR', amount: () => '200.00' });
+      const batch = await maker.value<BatchView>('batches:create', { profileId: localId, fileName: 'race.csv', rows: rows.length });
+      await maker.value('batches:add-items', { id: batch.id, items: rows });
+      const review = await maker.value<{ reviewId: string }>('batches:review', { id: batch.id });
+      const approval = await maker.value<ApprovalView>('approvals:request-batch', { id: batch.id, reviewId: review.reviewId, confirmed: true });
+      const { winner, refusal } = await oneGoesThrough({ app: () => app('approvals:approve', { id: approval.id }), ines: () => ines('approvals:approve', { id: approval.id }) });
+      const decided = await approver.value<ApprovalView>('approvals:get', { id: approval.id });
+      expect(refusal.code, refusal.message).toBe('conflict');
+      expect(refusal.message).toContain(`already approved by ${winner} at ${refusalTime(decided.decidedAt!)}`);
+      const references = rows.map((r) => String(r.form.merchantReference));
+      await expect.poll(async () => (await maker.value<BatchView>('batches:get', { id: batch.id })).state, { timeout: 20_000 }).toBe('done');
+      expect(exactlyOnceProblems(heldAtGateway(), references)).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('the approval policy on a desk', () => {

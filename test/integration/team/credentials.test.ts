@@ -1,4 +1,4 @@
-// Issue 17.3: a team server keeps merchant-tokens and JWT private keys sealed (AES-256-GCM under
+// A team server keeps merchant-tokens and JWT private keys sealed (AES-256-GCM under
 // its envelope key, which is never in the database); they never travel to a client (the contract
 // shows "set" and a fingerprint); the ledger and the server's log hold neither in plaintext;
 // rotation re-seals them under a new key, after which only the new key opens them; the key file
@@ -48,6 +48,8 @@ describe('credentials on a team server', () => {
     expect(listed.credentials.merchantToken.set).toBe(true);
     expect(listed.credentials.merchantToken.fingerprint).toMatch(/\w/);
     expect(listed.credentials.privateKey.set).toBe(true);
+    // The screens say where: sealed on the server (shared/credential-custody.ts), not "the OS keychain".
+    expect((await admin.value<{ keychain: { custody: string } }>('app:get-info')).keychain.custody).toBe('server');
 
     expect(leaksIn('answers to clients', JSON.stringify(answers), sentinels)).toEqual([]);
     expect(await leaksInLedger(server.core.ledger, sentinels)).toEqual([]);

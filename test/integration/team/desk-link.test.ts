@@ -1,4 +1,4 @@
-// Issue 17.4: a desk signs in to a team server and then works on the server's ledger: its calls go
+// A desk signs in to a team server and then works on the server's ledger: its calls go
 // to the server as that person (role enforced there), the server's pushes reach its screens, its
 // session token is kept in its secret store (the OS keychain; never the password), a restart
 // picks the session up again, and a session the server ends takes the desk back to its own ledger,
@@ -8,6 +8,7 @@ import { createCore, type Core } from '../../../src/main/core';
 import { EventBus } from '../../../src/main/services/event-bus';
 import { teamServerUrl } from '../../../src/main/services/team/team-link';
 import { MemorySecretStore, testCoreOptions } from '../../helpers/app-core';
+import { must } from '../../helpers/calls';
 import { payoutForm } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/poll';
 import { tempDir } from '../../helpers/temp-dir';
@@ -25,11 +26,7 @@ async function startDesk(): Promise<Core> {
   return createCore(await testCoreOptions(deskDir.dir, { secrets: keychain, events: screens }));
 }
 
-async function call<T = unknown>(channel: string, input?: unknown): Promise<T> {
-  const envelope = await desk.dispatch(channel, input);
-  if (!envelope.ok) throw Object.assign(new Error(`${channel}: ${envelope.error.message}`), envelope.error);
-  return envelope.value as T;
-}
+const call = <T = unknown>(channel: string, input?: unknown) => must<T>(desk, channel, input);
 
 beforeAll(async () => {
   serverDir = tempDir('paydesk-team-server-');

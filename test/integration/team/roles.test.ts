@@ -1,4 +1,4 @@
-// Issue 17.2: every contract channel is authorised by role on the server. A role × channel matrix
+// Every contract channel is authorised by role on the server. A role × channel matrix
 // over the whole contract: a role the table (shared/contract/roles.ts) does not allow is refused
 // with "forbidden" whatever the input; an allowed role is never refused for its role. A developer
 // works on sandbox and emulator profiles only; an approver the policy requires a second factor of
@@ -51,7 +51,7 @@ describe('the role × channel matrix', () => {
 
   it('says who may do what was refused', async () => {
     const answer = await client('support').call('payouts:create', {});
-    expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'Your role (Support) may not do this: payouts:create is for Admin, Finance, Developer.' } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'Your role (Support) may not do this: it is for Admin, Finance, Developer.' } });
   });
 });
 
@@ -73,7 +73,7 @@ describe('a developer', () => {
     expect(scoped.items.length).toBeGreaterThan(0);
     expect(scoped.items.every((item) => item.profileId === local.id)).toBe(true);
     // Their active profile live: what would default to it is refused.
-    await dev.value('profiles:activate', { id: live.id });
+    await dev.value('profiles:activate', { id: live.id, confirmed: true });
     expect(await dev.call('payins:list', {})).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/active profile is live/) } });
     await dev.value('profiles:activate', { id: local.id });
     // A live transaction read by its id: the answer is withheld (support reads it).

@@ -1,4 +1,4 @@
-// Issue 17.2: signing in to a team server, over real HTTP on loopback. A wrong password and an
+// Signing in to a team server, over real HTTP on loopback. A wrong password and an
 // unknown name get the same answer; failed sign-ins are limited per name and per address (429 with
 // Retry-After), and the right password is refused while a name is limited; a browser's session is
 // an HttpOnly SameSite cookie accepted only with the CSRF header from its own origin; a desktop's

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import keytar from 'keytar';
+import { afterAll, beforeAll } from 'vitest';
 import type { ContractErrorBody, InvokeChannel, InvokeInput, InvokeOutput, PushChannel, PushPayload } from '../../../src/shared/contract';
 import { createCore, type Core, type CoreOptions } from '../../../src/main/core';
 import { createRepositories, type Repositories } from '../../../src/main/ledger/repositories/index';
@@ -42,6 +43,18 @@ export interface Harness {
 export const FAST_VERIFICATION: NonNullable<CoreOptions['verification']> = {
   timings: { recheckDelaysMs: [100, 150, 200], retryDelaysMs: [100, 200], concurrency: 4 },
 };
+
+/** One harness for the whole test file, closed after it: `started` receives it and its profile's id. */
+export function useHarness(started: (h: Harness, profileId: string) => void, overrides: Partial<CoreOptions> = {}): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(overrides);
+    started(h, await h.profileId());
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+}
 
 export async function startHarness(overrides: Partial<CoreOptions> = {}): Promise<Harness> {
   const temp = tempDir('paydesk-verification-');

@@ -1,4 +1,4 @@
-// Issue 15, point 4: the webhook inspector shows its total and finds notifications by payin_id,
+// The webhook inspector shows its total and finds notifications by payin_id,
 // payout_id, request_id, merchantReference (the start of one, as written) and status, every
 // filter combining with the others. Real core, real emulator and listener over HTTP, real SQLite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13, point 13: lists and pushes of the webhook inspector carry summaries, the body and
+// Lists and pushes of the webhook inspector carry summaries, the body and
 // headers come with the detail (`notifications:get`). Before, every list row and every push held
 // the notification's whole raw body, so a flood of 256 KiB bodies made a first page of 8.4 MB and
 // web mode's push log (the last 1,000 pushes) held hundreds of MB. Real core, real listener over HTTP.

@@ -1,4 +1,4 @@
-// Issue 13, point 3: a sandbox or live profile whose notification URL is a loopback address sends
+// A sandbox or live profile whose notification URL is a loopback address sends
 // the gateway a link it cannot post to. Main says so on the profile and on every transaction sent
 // that way, and reads their status instead (through the verifier and the shared rate limiter, with
 // growing pauses) until final — also after a restart. The local emulator on loopback is fine. The
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../../src/shared/contract';
 import { startSpecGateway, type SpecGateway } from '../../helpers/spec-gateway';
 import { makeTestCertificate, trustingFetch, type TestCertificate } from '../../helpers/test-tls';
-import { localProfileId, payinForm, payoutForm, startHarness, waitFor, type Harness } from '../payments/harness';
+import { gatewayProfile, localProfileId, payinForm, payoutForm, startHarness, waitFor, type Harness } from '../payments/harness';
 
 let cert: TestCertificate;
 let gateway: SpecGateway;
@@ -21,10 +21,8 @@ beforeAll(async () => {
   cert = makeTestCertificate();
   gateway = await startSpecGateway({ tls: cert, payinFinalAfterReads: 3, payoutFinalAfterReads: 3 });
   h = await startHarness({ fetch: trustingFetch(cert.cert), polling: { delaysMs: [100, 200, 400] } });
-  const facts = { merchantId: gateway.merchant.merchant_id, merchantSiteId: gateway.merchant.merchant_site_id };
-  sandbox = await h.call('profiles:create', { name: 'Provider sandbox', environment: 'sandbox', baseUrl: gateway.baseUrl.replace(/v2$/, ''), ...facts });
-  live = await h.call('profiles:create', { name: 'Shop live', environment: 'live', baseUrl: gateway.baseUrl, ...facts });
-  for (const profile of [sandbox, live]) await h.call('credentials:set-merchant-token', { profileId: profile.id, token: gateway.merchant.merchant_token });
+  sandbox = await gatewayProfile(h, 'Provider sandbox', 'sandbox', gateway.baseUrl.replace(/v2$/, ''), gateway.merchant);
+  live = await gatewayProfile(h, 'Shop live', 'live', gateway.baseUrl, gateway.merchant);
 });
 
 afterAll(async () => {

@@ -1,9 +1,10 @@
-// Issue 13, point 15: a notification that repeats a key with another value is ambiguous (which
+// A notification that repeats a key with another value is ambiguous (which
 // value counts is the parser's choice; the emulator refuses such a body). The listener stores it
 // raw, answers 400, lists it as malformed and never applies it, not even at the next start.
 // Real core, real listener over HTTP, real ledger file.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, waitFor, type Harness } from './harness';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let h: Harness;
 beforeEach(async () => {
@@ -17,9 +18,9 @@ describe('a notification with a repeated key', () => {
   it('is kept raw as malformed and never applied to the pay-in it names', async () => {
     const profileId = await h.profileId();
     const payinId = crypto.randomUUID();
-    const row = await h.repos().payins.upsertFromCreate(
+    const row = await upsertFromCreate(h.repos().payins, 
       { profileId, kind: 'payin', requestId: `rk-${payinId}`, method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'ana@example.com' },
-      { payinId, statusCode: 100 },
+      { gatewayId: payinId, statusCode: 100 },
     );
     const body = `{"event":"v2_payin_notification","payin_id":"${payinId}","status_code":302,"status_code":200,"amount":10.50,"currency":"EUR"}`;
     const reply = await h.notify(body);

@@ -1,4 +1,4 @@
-// Issue 13, point 14, on a real core: malformed notifications pouring into the listener over HTTP
+// The notification retention rule on a real core: malformed notifications pouring into the listener over HTTP
 // are pruned as they pile up (not only at the next periodic run), so the ledger stops growing at
 // the profile's retention rule while the flood goes on, and is back within it a second after;
 // the rule is set through the contract, as Settings does.

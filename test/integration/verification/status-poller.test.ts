@@ -8,6 +8,7 @@ import { createRepositories } from '../../../src/main/ledger/repositories/index'
 import { StatusPoller } from '../../../src/main/services/verification/status-poller';
 import { silentLogger } from '../../helpers/app-core';
 import { testLedger, type TestLedger } from '../../helpers/ledger';
+import { applyStatus } from '../../../src/main/services/payments/apply';
 
 let ledger: TestLedger;
 const reads: { at: number; rowId: number }[] = [];
@@ -93,7 +94,7 @@ describe('StatusPoller', () => {
     const start = Date.parse('2026-03-01T10:00:00.000Z');
     expect(reads.map((r) => r.at - start)).toEqual([1_000, 3_000, 7_000, 11_000]);
     // Final (here by another read): the next turn finds it so and reads no more.
-    await ledger.repos.payins.applyStatus(id, { statusCode: 200, source: 'status_read' });
+    await applyStatus(ledger.repos.payins, id, { statusCode: 200, source: 'status_read' });
     await pass(12_000);
     expect(reads).toHaveLength(4);
     expect(p.size()).toBe(0);
@@ -115,7 +116,7 @@ describe('StatusPoller', () => {
     const reachable = await payin('p-3', null);
     const marked = await payin('p-4', 'http://localhost:9/n/x');
     const finalRow = await payin('p-5', 'http://localhost:9/n/x');
-    await ledger.repos.payins.applyStatus(finalRow, { statusCode: 302, source: 'status_read' });
+    await applyStatus(ledger.repos.payins, finalRow, { statusCode: 302, source: 'status_read' });
     const p = poller();
     await p.track('payin', reachable);
     await p.track('payin', finalRow);

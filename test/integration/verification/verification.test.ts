@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PayinView } from '../../../src/shared/contract';
 import { payinClaim, payinForm, startHarness, unique, waitFor, type Harness } from './harness';
+import { upsertFromCreate } from '../../../src/main/services/payments/apply';
 
 let h: Harness;
 beforeEach(async () => {
@@ -102,9 +103,9 @@ describe('verification of notifications', () => {
     const orphan = await waitFor(() => h.call('notifications:list', { outcomes: ['orphan'] }), (l) => l.items.some((n) => n.transactionRef === answer.payin_id), 'the orphan');
     const orphanId = orphan.items.find((n) => n.transactionRef === answer.payin_id)?.id as number;
 
-    const row = await h.repos().payins.upsertFromCreate(
+    const row = await upsertFromCreate(h.repos().payins, 
       { profileId, kind: 'payin', requestId, method: 'open_banking', amount: '10.50', currency: 'EUR', email: 'ana+s200@example.com' },
-      { payinId: answer.payin_id, statusCode: 100 },
+      { gatewayId: answer.payin_id, statusCode: 100 },
     );
     const replayed = await h.call('notifications:replay', { id: orphanId });
     expect(replayed).toMatchObject({ replayOf: orphanId, needsVerification: true, notification: { id: orphanId, outcome: 'applied', payinRowId: row.id } });

@@ -3,14 +3,14 @@
 // log in a file, calls through the contract, the crash tests' retry and verification timings, and
 // a clean stop on SIGTERM / SIGINT (a SIGKILL is the test's).
 import { appendFileSync, readFileSync } from 'node:fs';
-import type { Envelope } from '../../../src/shared/contract';
 import type { Core, CoreOptions } from '../../../src/main/core';
 import type { Logger } from '../../../src/main/logger';
 
+export { call, must } from '../../helpers/calls';
+export { sleep } from '../../helpers/poll';
+
 export type Emit = Record<string, unknown> & { event: string };
 export const emit = (line: Emit) => process.stdout.write(`${JSON.stringify(line)}\n`);
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The child's config (argv[2], a JSON file) and run number (argv[3]). */
 export function childArgs<Config>(): { config: Config; run: number } {
@@ -25,17 +25,6 @@ export function fileLogger(file: string, run: number): Logger {
     warn: (message) => line('warn', message),
     error: (message, error) => line('error', error instanceof Error ? `${message}: ${error.stack ?? error.message}` : message),
   };
-}
-
-export async function call<T>(core: Core, channel: string, input?: unknown): Promise<Envelope<T>> {
-  return (await core.dispatch(channel, input)) as Envelope<T>;
-}
-
-/** The call's value, or an Error naming the channel and what it answered. */
-export async function must<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const envelope = await call<T>(core, channel, input);
-  if (!envelope.ok) throw new Error(`${channel} failed: ${envelope.error.code} ${envelope.error.message}`);
-  return envelope.value;
 }
 
 /** Gateway calls retried fast (a kill lands between tries, not during long waits), with the child's per-call timeout. */

@@ -5,9 +5,26 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../../src/emulator/index';
 import type { ChildConfig } from './core-child';
 
 const CHILD_SCRIPT = path.join(import.meta.dirname, 'core-child.ts');
+
+/**
+ * The gateway a crash test's children talk to, in the test's own process (it outlives every kill):
+ * fast scenarios, deliveries to a killed app retried for minutes, its errors printed (deliveries
+ * that fail while the app is down are expected, not worth a line each). `more` on top.
+ */
+export function startCrashGateway(dataFile: string, more: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  return startEmulator({
+    dataFile,
+    logger: { info: () => {}, warn: () => {}, error: (m, f) => console.error(`emulator: ${m} ${JSON.stringify(f)}`) },
+    scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 150 },
+    delivery: { firstAttemptDelayMs: 20, firstRetryDelayMs: 200, backoffFactor: 1.5, maxDelayMs: 1_000, maxAttempts: 100 },
+    rateLimit: { burst: 200, refillPerSecond: 200 },
+    ...more,
+  });
+}
 const started = new Set<ChildProcess>();
 
 export interface ChildLine {

@@ -1,4 +1,4 @@
-// Sentinel secrets for the "nothing leaks" tests (issue 8, item 4) and the scanner that looks for
+// Sentinel secrets for the "nothing leaks" tests and the scanner that looks for
 // them: a fresh Luhn-valid card number (so no fixture elsewhere contains it), a CVV, a
 // merchant-token and an Ed25519 private key. A card number may appear only as first 6 / last 4;
 // the scanner looks for the whole number (plain, spaced, dashed), for any card-number-shaped run

@@ -9,6 +9,7 @@ import { IdempotencyGate, type GateResponse } from '../../../src/emulator/domain
 import { PayinService, type NewPayin } from '../../../src/emulator/domain/payin-service';
 import { PayoutService, type NewPayout } from '../../../src/emulator/domain/payout-service';
 import { TimerSet } from '../../../src/emulator/domain/timers';
+import { PayoutWallet } from '../../../src/emulator/domain/wallet';
 import { FaultState } from '../../../src/emulator/notify/faults';
 import { Notifier } from '../../../src/emulator/notify/notifier';
 import { DEFAULT_DELIVERY_SCHEDULE, DEFAULT_SCENARIO_TIMING } from '../../../src/emulator/options';
@@ -17,9 +18,11 @@ import { openDatabase } from '../../../src/emulator/store/database';
 import { DeliveryRepo } from '../../../src/emulator/store/deliveries';
 import { GroupCommit } from '../../../src/emulator/store/group-commit';
 import { IdempotencyRepo } from '../../../src/emulator/store/idempotency';
+import { MetaRepo } from '../../../src/emulator/store/meta';
 import { PayinRepo } from '../../../src/emulator/store/payins';
 import { PayoutRepo } from '../../../src/emulator/store/payouts';
 import { TokenRepo } from '../../../src/emulator/store/tokens';
+import { WalletRepo } from '../../../src/emulator/store/wallet';
 
 function world() {
   const db = openDatabase(undefined);
@@ -31,7 +34,9 @@ function world() {
   const payinRepo = new PayinRepo(db);
   const payoutRepo = new PayoutRepo(db);
   const payins = new PayinService({ ...common, payins: payinRepo, tokens: new TokenRepo(db) });
-  const payouts = new PayoutService({ ...common, payouts: payoutRepo });
+  const atomic = <T>(work: () => T): T => db.transaction(work);
+  const wallet = new PayoutWallet({ repo: new WalletRepo(db), meta: new MetaRepo(db), clock: systemClock, ids: randomIds, atomic });
+  const payouts = new PayoutService({ ...common, payouts: payoutRepo, wallet, atomic });
   const commits = new GroupCommit(db);
   const gate = new IdempotencyGate(new IdempotencyRepo(db), () => iso(Date.now()), commits);
   const close = async () => {

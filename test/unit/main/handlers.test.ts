@@ -11,11 +11,13 @@ import { createHandlers, type HandlerDeps } from '../../../src/main/ipc/handlers
 import { ledgerHandlers } from '../../../src/main/ipc/handlers/ledger';
 import { limitsHandlers } from '../../../src/main/ipc/handlers/limits';
 import { listenerHandlers } from '../../../src/main/ipc/handlers/listener';
+import { noticesHandlers } from '../../../src/main/ipc/handlers/notices';
 import { notificationsHandlers } from '../../../src/main/ipc/handlers/notifications';
 import { paymentsHandlers } from '../../../src/main/ipc/handlers/payments';
 import { profilesHandlers } from '../../../src/main/ipc/handlers/profiles';
 import { reconciliationHandlers } from '../../../src/main/ipc/handlers/reconciliation';
 import { retentionHandlers } from '../../../src/main/ipc/handlers/retention';
+import { statementsHandlers } from '../../../src/main/ipc/handlers/statements';
 import { teamHandlers } from '../../../src/main/ipc/handlers/team';
 import { viewsHandlers } from '../../../src/main/ipc/handlers/views';
 import {
@@ -26,11 +28,13 @@ import {
   ledgerContract,
   limitsContract,
   listenerContract,
+  noticesContract,
   notificationsContract,
   paymentsContract,
   profilesContract,
   reconciliationContract,
   retentionContract,
+  statementsContract,
   teamContract,
   viewsContract,
 } from '../../../src/shared/contract';
@@ -48,11 +52,13 @@ const domains = [
   ['ledger', ledgerContract, ledgerHandlers],
   ['limits', limitsContract, limitsHandlers],
   ['listener', listenerContract, listenerHandlers],
+  ['notices', noticesContract, noticesHandlers],
   ['notifications', notificationsContract, notificationsHandlers],
   ['payments', paymentsContract, paymentsHandlers],
   ['profiles', profilesContract, profilesHandlers],
   ['reconciliation', reconciliationContract, reconciliationHandlers],
   ['retention', retentionContract, retentionHandlers],
+  ['statements', statementsContract, statementsHandlers],
   ['team', teamContract, teamHandlers],
   ['views', viewsContract, viewsHandlers],
 ] as const;

@@ -1,4 +1,4 @@
-// Issue 13, point 15: a notification whose body repeats a key with another value (`"event"` twice)
+// A notification whose body repeats a key with another value (`"event"` twice)
 // was read by JSON.parse (the last value wins), answered 200 and queued, where the emulator refuses
 // the same body: which value counts is the parser's choice, so the body is ambiguous. The intake
 // now reads bodies by the emulator's rule: such a body is malformed (400); an identical repeat is

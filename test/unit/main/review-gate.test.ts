@@ -1,4 +1,4 @@
-// The review proof on its own (issue 13, point 1): single use, bound to the profile, the kind and
+// The review proof on its own: single use, bound to the profile, the kind and
 // the exact contents, expiring; required on a live profile, optional (but checked) elsewhere.
 import { describe, expect, it } from 'vitest';
 import { REVIEW_TTL_MS, ReviewGate, type ReviewSubject } from '../../../src/main/services/payments/review-gate';

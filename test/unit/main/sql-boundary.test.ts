@@ -3,19 +3,10 @@
 // reaches a repository: handlers call services (an import is resolved from the file that makes it,
 // so '../../ledger/' from ipc/handlers/ counts as much as '../ledger/' from ipc/). The next database engine runs the same
 // repositories, so anything that slipped past them would be left on the old one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const main = path.resolve(__dirname, '../../../src/main');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+import { MAIN_SOURCES as main, sourceFiles as sources } from '../../helpers/source-files';
 
 const outsideLedger = sources(main).filter((file) => !file.startsWith(path.join(main, 'ledger') + path.sep));
 const SQL = /['"`]\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\s|\b(SELECT\s+(\*|DISTINCT\b|count\(|[a-z_]+(\.[a-z_*]+)?\s*(,|\bAS\b|\bFROM\b))|INSERT\s+(OR\s+\w+\s+)?INTO\b|DELETE\s+FROM\b|UPDATE\s+[a-z_]+\s+SET\b|CREATE\s+(TABLE|INDEX)\b|PRAGMA\b)/;

@@ -1,7 +1,8 @@
 // The team server's command line, its password hashing and a desk's reading of the server's event
 // stream: the small parts under the team server, each on its own.
 import { describe, expect, it } from 'vitest';
-import { parseServerOptions, scaleOutTimings, ServerOptionsError } from '../../../src/main/server/options';
+import { pgConnection, pgDumpArgs, pgRestoreArgs } from '../../../src/main/ledger/backup/pg-tools';
+import { parseServerOptions, scaleOutTimings, serverUsage, ServerOptionsError } from '../../../src/main/server/options';
 import { hashPassword, verifyPassword } from '../../../src/main/services/team/passwords';
 import { serverSentEvents } from '../../../src/main/services/team/team-link';
 
@@ -40,6 +41,32 @@ describe('npm run server options', () => {
     // new-key needs no database; --help needs nothing.
     expect(parseServerOptions(['new-key', '--key-file', 'k'], {}).command).toBe('new-key');
     expect(parseServerOptions(['--help'], {}).help).toBe(true);
+  });
+});
+
+describe('backup and restore on the command line', () => {
+  it('take --out and --from, each with the database, and say what is missing', () => {
+    expect(parseServerOptions(['backup', '--database', DB, '--out', '/var/backups/p.dump'], {})).toMatchObject({ command: 'backup', database: DB, out: '/var/backups/p.dump', keyFile: undefined });
+    expect(parseServerOptions(['restore', '--from', 'p.dump', '--key-file', 'k'], { PAYDESK_DATABASE_URL: DB })).toMatchObject({ command: 'restore', database: DB, from: 'p.dump', keyFile: 'k' });
+    expect(() => parseServerOptions(['backup', '--database', DB], {})).toThrow(/backup writes the dump to --out/);
+    expect(() => parseServerOptions(['restore', '--database', DB], {})).toThrow(/restore needs --from/);
+    expect(() => parseServerOptions(['backup', '--out', 'p.dump'], {})).toThrow(/keeps its ledger in PostgreSQL/);
+    expect(() => parseServerOptions(['backups', '--database', DB], {})).toThrow(/run, create-admin, new-key, rotate-key, backup or restore/);
+    expect(serverUsage).toMatch(/^ {2}backup {10}/m);
+    expect(serverUsage).toMatch(/^ {2}restore {9}/m);
+  });
+
+  it('give pg_dump and pg_restore the database without its password, which goes in PGPASSWORD only', () => {
+    const connection = pgConnection('postgres://paydesk:p%40ss%3Aw0rd@db.example.com:5432/paydesk?sslmode=require');
+    expect(connection.dbname).toBe('postgres://paydesk@db.example.com:5432/paydesk?sslmode=require');
+    expect(connection.env).toEqual({ PGPASSWORD: 'p@ss:w0rd' });
+    const argv = [...pgDumpArgs(connection, '00000003-0000001B-1'), ...pgRestoreArgs(connection, '/backups/p.dump')].join(' ');
+    for (const shown of ['p@ss', 'p%40ss', 'w0rd']) expect(argv).not.toContain(shown);
+    expect(pgDumpArgs(connection, 'snap')).toEqual(['--format=custom', '--no-owner', '--no-privileges', '--snapshot=snap', `--dbname=${connection.dbname}`]);
+    expect(pgRestoreArgs(connection, 'f')).toEqual(['--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', `--dbname=${connection.dbname}`, 'f']);
+    // A password given as a parameter is taken out too; none at all leaves the environment alone (.pgpass, PGPASSWORD).
+    expect(pgConnection('postgresql://u@h/db?password=hunter2&application_name=x')).toMatchObject({ dbname: 'postgresql://u@h/db?application_name=x', env: { PGPASSWORD: 'hunter2' } });
+    expect(pgConnection('postgres://u@h/db').env).toEqual({});
   });
 });
 

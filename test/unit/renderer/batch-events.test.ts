@@ -5,7 +5,7 @@ import type { BatchEventView } from '../../../src/shared/contract';
 import { describeBatchEvent } from '../../../src/renderer/features/payouts/batch-events';
 import { formatTime } from '../../../src/renderer/features/transactions/format';
 
-const event = (patch: Partial<BatchEventView>): BatchEventView => ({ id: 1, kind: 'started', at: '2026-03-01T10:00:00.000Z', actor: 'user', cause: null, stoppedAt: null, items: { pending: 40, inFlight: 0, unknown: 0 }, note: null, ...patch });
+const event = (patch: Partial<BatchEventView>): BatchEventView => ({ id: 1, kind: 'started', at: '2026-03-01T10:00:00.000Z', actor: 'user', cause: null, stoppedAt: null, items: { pending: 40, inFlight: 0, unknown: 0 }, note: null, instance: null, runnerBefore: null, ...patch });
 
 describe('describeBatchEvent', () => {
   it('an unexpected stop: how, when (the last activity), and what was in flight', () => {
@@ -43,5 +43,18 @@ describe('describeBatchEvent', () => {
     expect(describeBatchEvent(event({ kind: 'paused', items: null })).detail).toBe('Item counts were not recorded then (before this version of Paydesk).');
     expect(describeBatchEvent(event({ kind: 'resumed', actor: 'system', items: null, note: 'at start-up' })).detail).toBe('At start-up.');
     expect(describeBatchEvent(event({ kind: 'started', items: null })).detail).toBeNull();
+  });
+  it('on a team server: which instance took a dead one\'s batch over and when, or which one restarted', () => {
+    const b = { id: 'b7c1e2d3-0000-4000-8000-000000000002', host: 'paydesk-b' };
+    const a = { id: 'a1f0c9e8-0000-4000-8000-000000000001', host: 'paydesk-a' };
+    const at = '2026-03-01T10:05:00.000Z';
+    const takeover = describeBatchEvent(event({ kind: 'resumed', actor: 'system', at, instance: b, runnerBefore: a, items: { pending: 2, inFlight: 1, unknown: 0 } }));
+    expect(takeover.title).toBe(`Taken over by instance b7c1e2d3 (paydesk-b) at ${formatTime(at)}: instance a1f0c9e8 (paydesk-a) had stopped`);
+    const stop = describeBatchEvent(event({ kind: 'interrupted', actor: 'system', cause: 'unexpected', at, stoppedAt: '2026-03-01T10:04:40.000Z', instance: b, runnerBefore: a, items: { pending: 2, inFlight: 1, unknown: 0 } }));
+    expect(stop.title).toBe('Interrupted: instance a1f0c9e8 (paydesk-a) stopped without closing (killed, crashed or cut off from the ledger)');
+    expect(stop.detail).toBe(`It stopped after ${formatTime('2026-03-01T10:04:40.000Z')}, the batch's last recorded activity; instance b7c1e2d3 (paydesk-b) found it at ${formatTime(at)} and took the batch over. 1 payout in flight (sent, answer not recorded), 2 payouts not sent yet.`);
+    expect(`${takeover.title} ${stop.title} ${stop.detail ?? ''}`).not.toMatch(/Paydesk started again|next start/);
+    expect(describeBatchEvent(event({ kind: 'resumed', actor: 'system', instance: a, runnerBefore: a })).title).toBe('Resumed automatically when instance a1f0c9e8 (paydesk-a) started again');
+    expect(describeBatchEvent(event({ kind: 'interrupted', actor: 'system', cause: 'closed', stoppedAt: at, instance: a, runnerBefore: null })).title).toBe('Interrupted: instance a1f0c9e8 (paydesk-a) was closed while the batch was running');
   });
 });

@@ -89,7 +89,7 @@ describe('money and raw text', () => {
     expect(formatMoney('1234567.5', 'EUR')).toBe('1,234,567.50 EUR');
     expect(formatMoney('0.0000000001', 'USD')).toBe('0.0000000001 USD');
     expect(formatMoney('12345678901234.99', 'EUR')).toBe('12,345,678,901,234.99 EUR');
-    // Issue 13, point 9: a crypto payout of 15.70 EUR (kept as "15.7" by older ledgers) is 15.70.
+    // A crypto payout of 15.70 EUR (kept as "15.7" by older ledgers) is 15.70.
     expect(formatMoney('15.7', 'EUR')).toBe('15.70 EUR');
     expect(formatMoney('15.70', 'EUR')).toBe('15.70 EUR');
     expect(formatMoney('1000.00', 'JPY')).toBe('1,000 JPY');

@@ -91,7 +91,7 @@ describe('masking', () => {
 
 describe('the CSV preview', () => {
   const headers = ['Type', 'Amount', 'CCY', 'Country', 'First Name', 'Surname', 'E-mail', 'IBAN', 'SWIFT', 'Holder', 'Sort code', 'Account number', 'Reference'];
-  const csv = (rows: string[][]): ParsedCsv => ({ fileName: 'x.csv', headers, rows: rows.map((cells, i) => ({ line: i + 2, cells })) });
+  const csv = (rows: string[][]): ParsedCsv => ({ fileName: 'x.csv', encoding: 'utf-8', headers, rows: rows.map((cells, i) => ({ line: i + 2, cells })) });
   const ob = (amount: string, ref = '') => ['open_banking', amount, 'EUR', 'DEU', 'Ana', 'Lima', 'ana@example.com', 'DE89370400440532013000', 'COBADEFFXXX', 'Ana Lima', '', '', ref];
 
   it('guesses the mapping from common header spellings', () => {
@@ -104,7 +104,7 @@ describe('the CSV preview', () => {
   });
 
   it('names each row\'s problems: card rows, bad fields, references used twice, and per-payout and daily limits', async () => {
-    const limits: LimitsList = { day: '2026-01-01', limits: [{ environment: 'any', currency: 'EUR', perPayoutMax: '500', dailyMax: '700', updatedAt: '', usage: [{ environment: 'local', usedToday: '100' }, { environment: 'live', usedToday: '0' }] }] };
+    const limits: LimitsList = { day: '2026-01-01', limits: [{ environment: 'any', currency: 'EUR', perPayoutMax: '500', dailyMax: '700', updatedAt: '', usage: [{ environment: 'local', usedToday: '100' }, { environment: 'live', usedToday: '0' }] }], duplicateWindowDays: 30 };
     const rows = [
       ob('200.00', 'r-1'),
       ['credit_card', '10', 'EUR', 'DEU', 'A', 'B', 'a@example.com', '', '', '', '', '', ''],

@@ -3,7 +3,7 @@
 // screens, this checks the colours no screen happens to show today.
 import { darken, DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { AA_CONTRAST, contrastRatio, cssVariablesResolver, readableOn, theme } from '../../../src/renderer/theme';
+import { AA_CONTRAST, contrastRatio, cssVariablesResolver, lightVariantBackgrounds, readableOn, theme } from '../../../src/renderer/theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
 const resolved = cssVariablesResolver(full);
@@ -18,6 +18,8 @@ describe('theme contrast', () => {
     expect(contrastRatio('#868e96', '#868e96')).toBe(1);
     // Mantine's default dimmed text on white, which the audit found.
     expect(contrastRatio('#868e96', '#ffffff')).toBeCloseTo(3.32, 2);
+    // Mantine's active navigation link under the pointer in the light scheme.
+    expect(contrastRatio('#364fc7', '#bac8ff')).toBeCloseTo(4.13, 2);
   });
 
   it('darkens (light scheme) or lightens (dark scheme) a colour no palette shade makes readable', () => {
@@ -33,9 +35,12 @@ describe('theme contrast', () => {
       for (const [name, palette] of Object.entries(full.colors)) {
         const text = variables[`--mantine-color-${name}-text`] ?? '';
         for (const surface of surfaces[scheme]) expect(contrastRatio(text, surface), `${name} text on ${surface}`).toBeGreaterThanOrEqual(AA_CONTRAST);
-        // The light variant's background, as Mantine draws it in each scheme.
+        // The light variant's backgrounds, as Mantine draws them in each scheme: at rest and under the pointer.
         const lightBackground = scheme === 'light' ? (palette[1] as string) : darken(palette[9] as string, 0.5);
+        const lightHover = scheme === 'light' ? (palette[2] as string) : darken(palette[9] as string, 0.3);
+        expect(lightVariantBackgrounds(palette, scheme)).toEqual({ rest: lightBackground, hover: lightHover });
         expect(contrastRatio(variables[`--mantine-color-${name}-light-color`] ?? '', lightBackground), `${name} light variant`).toBeGreaterThanOrEqual(AA_CONTRAST);
+        expect(contrastRatio(variables[`--mantine-color-${name}-light-color`] ?? '', lightHover), `${name} light variant hovered`).toBeGreaterThanOrEqual(AA_CONTRAST);
       }
       for (const quiet of ['--mantine-color-dimmed', '--mantine-color-placeholder', '--mantine-color-anchor', '--mantine-color-error']) {
         for (const surface of surfaces[scheme]) expect(contrastRatio(variables[quiet] ?? '', surface), `${quiet} on ${surface}`).toBeGreaterThanOrEqual(AA_CONTRAST);

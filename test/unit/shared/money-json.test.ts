@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isLosslessNumber, LosslessNumber, numberText, parseJson, stringifyJson } from '../../../src/shared/json';
-import { amountText, checkAmount, compareAmounts, currencyScale, formatAmount, parseDecimal, sumAmounts, toJsonAmount } from '../../../src/shared/money';
+import { amountText, checkAmount, compareAmounts, currencyScale, formatAmount, parseDecimal, sumAmounts, toJsonAmount, totalsByCurrency } from '../../../src/shared/money';
 
 describe('exact JSON', () => {
   test('decimals keep their source text; safe integers become numbers', () => {
@@ -102,7 +102,7 @@ describe('money', () => {
   });
 });
 
-describe('amounts as their currency writes them (issue 13, point 9)', () => {
+describe('amounts as their currency writes them', () => {
   test('the scale is ISO 4217 minor units, two for a code the table does not know', () => {
     expect(['EUR', 'JPY', 'KWD', 'CLF', 'eur', 'BTC'].map(currencyScale)).toEqual([2, 0, 3, 4, 2, 2]);
   });
@@ -132,5 +132,23 @@ describe('amounts as their currency writes them (issue 13, point 9)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('totals per currency (a batch: its preview, its review, its view)', () => {
+  test('sum each currency exactly, count its amounts, and list the currencies in code order', () => {
+    const items = [
+      { currency: 'USD', amount: '0.10' },
+      { currency: 'EUR', amount: '1000.005' },
+      { currency: 'USD', amount: '0.20' },
+      { currency: 'BTC', amount: '0.0000000001' },
+      { currency: 'EUR', amount: '99999999999999.995' },
+    ];
+    expect(totalsByCurrency(items)).toEqual([
+      { currency: 'BTC', amount: '0.0000000001', count: 1 },
+      { currency: 'EUR', amount: '100000000001000', count: 2 },
+      { currency: 'USD', amount: '0.3', count: 2 },
+    ]);
+    expect(totalsByCurrency([])).toEqual([]);
   });
 });

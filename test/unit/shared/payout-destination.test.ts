@@ -1,4 +1,4 @@
-// One masker for a payout's destination (issue 14.3): the fields by name (the emulator's admin
+// One masker for a payout's destination: the fields by name (the emulator's admin
 // view), the review's lines, the tables' one line and the audit log's words come from the same
 // module, agree with each other, and never hold a full card number, IBAN, account number or wallet
 // address.

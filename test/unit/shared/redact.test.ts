@@ -127,7 +127,7 @@ describe('stray card numbers', () => {
   });
 });
 
-describe('the safety net never touches an id, a reference or an amount (issue 13, point 4)', () => {
+describe('the safety net never touches an id, a reference or an amount', () => {
   // Digit groups of these pass Luhn across the hyphens: the old masker rewrote them.
   const uuids = ['cabdb3bd-d47c-4999-8779-1974237d4f2a', 'cabdb3bd-d47c-4999-8779-197423712345', '12345678-1234-1234-1234-123456789012'];
 
@@ -154,11 +154,23 @@ describe('the safety net never touches an id, a reference or an amount (issue 13
   });
 
   it('scans a hostile 256 KiB text in linear time', () => {
-    for (const text of ['1 '.repeat(131_072), '1-'.repeat(131_072), `${'1'.repeat(262_143)}.5`, '4111 1111 1111 1111 '.repeat(13_000)]) {
-      const started = performance.now();
-      maskPansIn(text);
-      // Quadratic work on these would take minutes; linear takes well under a second on a quiet machine.
-      expect(performance.now() - started).toBeLessThan(3_000);
+    // Judged by how the work grows, not by a clock limit (a loaded machine is slow either way):
+    // four times the text takes about four times the CPU when linear, sixteen when quadratic.
+    const cpuMs = (text: string) => {
+      let best = Infinity;
+      for (let run = 0; run < 3; run++) {
+        const before = process.cpuUsage();
+        maskPansIn(text);
+        const used = process.cpuUsage(before);
+        best = Math.min(best, (used.user + used.system) / 1000);
+      }
+      return best;
+    };
+    const hostile = [(n: number) => '1 '.repeat(n / 2), (n: number) => '1-'.repeat(n / 2), (n: number) => `${'1'.repeat(n - 1)}.5`, (n: number) => '4111 1111 1111 1111 '.repeat(Math.round(n / 20))];
+    for (const make of hostile) {
+      const small = cpuMs(make(65_536));
+      const large = cpuMs(make(262_144));
+      expect(large / Math.max(small, 1), `${make(20).slice(0, 20)}…: ${small.toFixed(1)} ms at 64 KiB, ${large.toFixed(1)} ms at 256 KiB`).toBeLessThan(9);
     }
   });
 

@@ -1,4 +1,4 @@
-// The spec's field lists are written once, in the rule tables (issue 14.3): the request schemas,
+// The spec's field lists are written once, in the rule tables: the request schemas,
 // the contract's form schemas, main's body builder and the forms' inputs are all read off them, so
 // a field added to a table appears everywhere and nowhere needs editing.
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 // The sample requests (playground, batch template, test fixtures) pass the gateway's own
 // validator for every method, carry exactly the fields the method requires, and are each one
 // coherent customer: a national method's customer lives in its country, pays in its currency and
-// has a phone there (issue 15.4: an interac sample is a Canadian customer).
+// has a phone there (an interac sample is a Canadian customer).
 import { describe, expect, it } from 'vitest';
 import { LosslessNumber } from '../../../src/shared/json';
 import { validatePayinCreate, validatePayoutCreate } from '../../../src/shared/spec/field-rules';

@@ -5,7 +5,10 @@ import type { Handlers } from '../dispatcher';
 export function batchesHandlers({ batches }: { batches: BatchService }): Pick<Handlers, keyof typeof batchesContract.invoke> {
   return {
     'batches:create': (input) => batches.create(input),
+    'batches:check': (input) => batches.check(input),
     'batches:add-items': (input) => batches.addItems(input),
+    'batches:add-left-out': (input) => batches.addLeftOut(input),
+    'batches:left-out': (input) => batches.leftOut(input),
     'batches:review': ({ id }) => batches.review(id),
     'batches:start': ({ id, ...proof }) => batches.start(id, proof),
     'batches:discard': ({ id }) => batches.discard(id),

@@ -7,6 +7,7 @@ export function limitsHandlers({ limits }: { limits: LimitService }): Pick<Handl
     'limits:list': () => limits.list(),
     'limits:set': (input) => limits.set(input),
     'limits:remove': ({ environment, currency }) => limits.remove(environment, currency),
+    'limits:set-duplicate-window': ({ days }) => limits.setDuplicateWindow(days),
     'limits:check': (input) => limits.checkPayout(input),
   };
 }

@@ -6,9 +6,11 @@ export function profilesHandlers({ profiles }: { profiles: ProfileService }): Pi
   return {
     'profiles:list': () => profiles.list(),
     'profiles:create': (input) => profiles.create(input),
-    'profiles:update': ({ id, patch }) => profiles.update(id, patch),
+    'profiles:update': ({ id, patch, confirmed }) => profiles.update(id, patch, confirmed),
     'profiles:delete': ({ id }) => profiles.delete(id),
-    'profiles:activate': ({ id }) => profiles.activate(id),
+    'profiles:activate': ({ id, confirmed }) => profiles.activate(id, confirmed),
+    'profiles:archive': ({ id }) => profiles.archive(id),
+    'profiles:restore': ({ id }) => profiles.restore(id),
     'credentials:set-merchant-token': ({ profileId, token }) => profiles.setMerchantToken(profileId, token),
     'credentials:clear-merchant-token': ({ profileId }) => profiles.clearMerchantToken(profileId),
     'credentials:generate-key': ({ profileId, kid }) => profiles.generateKey(profileId, kid),

@@ -12,7 +12,7 @@ import { atomically, currentTransaction, queueAtCommit, runInTransaction, savepo
 const INT8 = 20;
 
 /** Stable keys for pg_advisory_xact_lock, one per named lock (arbitrary, fixed forever). */
-const LOCK_KEYS: Record<LedgerLock, number> = { migrations: 0x5061_7901, audit: 0x5061_7902, applier: 0x5061_7903, batch: 0x5061_7904 };
+const LOCK_KEYS: Record<LedgerLock, number> = { migrations: 0x5061_7901, audit: 0x5061_7902, applier: 0x5061_7903, batch: 0x5061_7904, watches: 0x5061_7905 };
 
 /** 64-bit integers (counts, ids) as numbers; every other type as the driver parses it. */
 const typesOf = (driver: typeof pg): pg.CustomTypesConfig =>
@@ -35,6 +35,8 @@ type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 const PREPARED = 300;
 /** Texts remembered as run once, waiting for a second run to be named. */
 const SEEN_ONCE = 2_000;
+/** A result of every column of a table (not count(*), nor a product). */
+const STAR_COLUMNS = /\b(?:SELECT|RETURNING)\s+(?:\w+\.)?\*|\b\w+\.\*/i;
 
 /**
  * Statements prepared once per connection rather than parsed and planned at every run: a text run
@@ -44,7 +46,11 @@ const SEEN_ONCE = 2_000;
  * payouts tables, whose 16 indexes it weighs each time (a look-up by id: ~80 µs of CPU unprepared,
  * ~30 prepared). Texts run once stay unnamed, and so do those first repeated after PREPARED names
  * are given (names are never freed; an IN list of each length is a text of its own); texts without
- * parameters (migrations, several statements in one) run as they are. A schema change while the server runs is not supported anyway (docs/team.md, "Upgrade").
+ * parameters (migrations, several statements in one) run as they are. Nor is a text whose columns
+ * are a `*` (`SELECT *`, `RETURNING *`, `i.*`) named: during a rolling upgrade a newer instance may
+ * add a column to its table (docs/team.md, "Upgrade"), and PostgreSQL refuses to run a prepared
+ * statement whose result changed shape ("cached plan must not change result type"); planned anew
+ * at each run, it just returns the new column too.
  */
 class StatementNames {
   private readonly names = new Map<string, string>();
@@ -52,7 +58,7 @@ class StatementNames {
 
   nameFor(text: string, values: readonly unknown[]): string | undefined {
     const named = this.names.get(text);
-    if (named !== undefined || values.length === 0 || this.names.size >= PREPARED) return named;
+    if (named !== undefined || values.length === 0 || this.names.size >= PREPARED || STAR_COLUMNS.test(text)) return named;
     if (this.seenOnce.delete(text)) {
       const name = `paydesk_${this.names.size + 1}`;
       this.names.set(text, name);

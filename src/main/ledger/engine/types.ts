@@ -20,7 +20,7 @@ export type EngineKind = 'sqlite' | 'postgres';
  * Names of the locks a transaction can take on PostgreSQL (pg_advisory_xact_lock), released at its
  * end. On SQLite a write transaction already holds the one database lock, so they cost nothing.
  */
-export type LedgerLock = 'audit' | 'applier' | 'migrations' | 'batch';
+export type LedgerLock = 'audit' | 'applier' | 'migrations' | 'batch' | 'watches';
 
 export interface Sql {
   readonly engine: EngineKind;

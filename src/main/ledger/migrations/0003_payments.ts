@@ -1,4 +1,5 @@
 import type { Migration } from './index';
+import { keysetPageIndexes } from './keyset-indexes';
 
 // Attempts, pay-ins, payouts and vaulted card tokens.
 // attempts.request_body is the sanitized request (card number masked, CVV / JWT removed);
@@ -9,6 +10,30 @@ import type { Migration } from './index';
 // Amounts are canonical decimal TEXT (never REAL); status codes are TEXT because payout codes are
 // strings and an unknown code must be kept exactly as the gateway sent it.
 // Times are ISO-8601 UTC with milliseconds (fixed width), so text order is time order.
+// The columns pay-ins and payouts share, each written once (the text of every statement is as it was).
+/** What was asked for, and the status the gateway gave it. */
+const ORDER_AND_STATUS = `method TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        email TEXT NOT NULL COLLATE NOCASE,
+        status_code TEXT,
+        status_category TEXT,
+        final INTEGER NOT NULL DEFAULT 0 CHECK (final IN (0, 1)),
+        reason_code TEXT,
+        status_changed_at TEXT`;
+/** When the gateway made it, the attempt that created it, and what notifications and status reads said of it. */
+const GATEWAY_AND_CHECKS = `gateway_created_at TEXT,
+        attempt_id INTEGER REFERENCES attempts (id),
+        last_notified_status TEXT,
+        last_notified_at TEXT,
+        last_verified_status TEXT,
+        last_verified_at TEXT,
+        verified_against TEXT,
+        conflict TEXT,
+        mismatch INTEGER NOT NULL DEFAULT 0 CHECK (mismatch IN (0, 1)),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL`;
+
 export const migration0003: Migration = {
   version: 3,
   name: 'payments',
@@ -43,27 +68,9 @@ export const migration0003: Migration = {
         kind TEXT NOT NULL CHECK (kind IN ('payin', 'tokenization', 'token_charge')),
         request_id TEXT NOT NULL,
         payin_id TEXT,
-        method TEXT NOT NULL,
-        amount TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        email TEXT NOT NULL COLLATE NOCASE,
-        status_code TEXT,
-        status_category TEXT,
-        final INTEGER NOT NULL DEFAULT 0 CHECK (final IN (0, 1)),
-        reason_code TEXT,
-        status_changed_at TEXT,
+        ${ORDER_AND_STATUS},
         redirect_url TEXT,
-        gateway_created_at TEXT,
-        attempt_id INTEGER REFERENCES attempts (id),
-        last_notified_status TEXT,
-        last_notified_at TEXT,
-        last_verified_status TEXT,
-        last_verified_at TEXT,
-        verified_against TEXT,
-        conflict TEXT,
-        mismatch INTEGER NOT NULL DEFAULT 0 CHECK (mismatch IN (0, 1)),
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
+        ${GATEWAY_AND_CHECKS}
       ) STRICT;
 
       CREATE TABLE payouts (
@@ -71,26 +78,8 @@ export const migration0003: Migration = {
         profile_id TEXT NOT NULL REFERENCES profiles (id),
         merchant_reference TEXT NOT NULL,
         payout_id TEXT,
-        method TEXT NOT NULL,
-        amount TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        email TEXT NOT NULL COLLATE NOCASE,
-        status_code TEXT,
-        status_category TEXT,
-        final INTEGER NOT NULL DEFAULT 0 CHECK (final IN (0, 1)),
-        reason_code TEXT,
-        status_changed_at TEXT,
-        gateway_created_at TEXT,
-        attempt_id INTEGER REFERENCES attempts (id),
-        last_notified_status TEXT,
-        last_notified_at TEXT,
-        last_verified_status TEXT,
-        last_verified_at TEXT,
-        verified_against TEXT,
-        conflict TEXT,
-        mismatch INTEGER NOT NULL DEFAULT 0 CHECK (mismatch IN (0, 1)),
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
+        ${ORDER_AND_STATUS},
+        ${GATEWAY_AND_CHECKS}
       ) STRICT;
     `);
     for (const [table, reference, gatewayId] of [
@@ -103,13 +92,7 @@ export const migration0003: Migration = {
         CREATE UNIQUE INDEX ${table}_gateway_id ON ${table} (${gatewayId}, profile_id);
         CREATE INDEX ${table}_email ON ${table} (email, created_at, id);
         -- Newest-first keyset pages on (created_at, id), alone or behind one equality filter.
-        CREATE INDEX ${table}_created ON ${table} (created_at, id);
-        CREATE INDEX ${table}_profile_created ON ${table} (profile_id, created_at, id);
-        CREATE INDEX ${table}_status_created ON ${table} (status_code, created_at, id);
-        CREATE INDEX ${table}_status_method_created ON ${table} (status_code, method, created_at, id);
-        CREATE INDEX ${table}_category_created ON ${table} (status_category, created_at, id);
-        CREATE INDEX ${table}_method_created ON ${table} (method, created_at, id);
-        CREATE INDEX ${table}_currency_created ON ${table} (currency, created_at, id);
+        ${keysetPageIndexes(table)}
         -- Small partial indexes: the reconciliation list and the sweep of non-final items.
         CREATE INDEX ${table}_mismatch ON ${table} (created_at, id) WHERE mismatch = 1;
         CREATE INDEX ${table}_open ON ${table} (created_at, id) WHERE final = 0;

@@ -1,6 +1,6 @@
 import type { Migration } from './index';
 
-// Verification and reconciliation (issue 5).
+// Verification and reconciliation.
 // A notification is a claim (no signature, spec 5 rule 6): it no longer moves status_code, which
 // only the gateway's own answers (create answer, status read) move. claim_state tracks the latest
 // notified claim: NULL (nothing notified), 'unverified' (no status read has confirmed it yet),

@@ -1,6 +1,6 @@
 import type { Migration } from './index';
 
-// Payout limits and CSV payout batches (issue 6, finance).
+// Payout limits and CSV payout batches (finance).
 //
 // payout_limits: per currency, for one environment or for every one ('any'). Amounts are
 // canonical decimal TEXT; NULL means "no limit of this kind". Every payout must satisfy every

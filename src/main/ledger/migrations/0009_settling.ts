@@ -1,6 +1,6 @@
 import type { Migration } from './index';
 
-// Settling what the gateway may not tell us by itself (issue 13, points 2 and 3).
+// Settling what the gateway may not tell us by itself.
 //
 // attempts.settle_note / settle_tried_at: what the last automatic try to settle an unknown
 // attempt found (start-up, the sweep, "Settle what can be settled"): settled, not at the gateway,

@@ -1,8 +1,6 @@
 import { cardBrand } from '../../../shared/spec/field-checks';
 import type { Migration } from './index';
 
-// Issue 13, points 5 and 10.
-//
 // The card that paid (or was paid): brand, first 6, last 4 and expiry, never more (the CHECKs
 // hold the digits to 6 and 4), recorded with the row at create time: from the form for a card
 // pay-in or payout, from the vaulted token for a token charge, whose request names no card. In

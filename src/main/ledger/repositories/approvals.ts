@@ -1,30 +1,21 @@
-// Approval policies and requests for approval (migration 0016, docs/team.md "Approvals"). A
-// decision is a compare-and-set from "awaiting": of two approvers deciding at once, or an approval
-// racing its expiry or the maker's withdrawal, exactly one moves the row.
-import type { ApprovalKind, ApprovalState, PolicyEnvironment, PolicyMode } from '../../../shared/contract';
+// Approval policies (rules about amounts: amount-rules.ts) and requests for approval (migration
+// 0016, docs/team.md "Approvals"). A decision is a compare-and-set from "awaiting": of two
+// approvers deciding at once, or an approval racing its expiry or the maker's withdrawal, exactly
+// one moves the row.
+import type { ApprovalKind, ApprovalState, PolicyMode } from '../../../shared/contract';
 import type { Sql } from '../engine/types';
-import { isoTime, systemClock, type Clock } from '../support';
+import { isoTime, systemClock, type Clock, type StateMove } from '../support';
+import { AmountRulesRepository, type AmountRule } from './amount-rules';
 import { cursorNumber, placeholders, toPage, type Page, type PageAfter } from './page';
 
-export interface PolicyRule {
-  environment: PolicyEnvironment;
-  currency: string;
-  mode: PolicyMode;
-  payoutAbove: string | null;
-  batchAbove: string | null;
-  updatedAt: string;
-}
+export type PolicyFields = { mode: PolicyMode; payoutAbove: string | null; batchAbove: string | null };
+export type PolicyRule = AmountRule<PolicyFields>;
 
-interface PolicyRow {
-  environment: PolicyEnvironment;
-  currency: string;
-  mode: PolicyMode;
-  payout_above: string | null;
-  batch_above: string | null;
-  updated_at: string;
+export class ApprovalPoliciesRepository extends AmountRulesRepository<PolicyFields> {
+  constructor(db: Sql, now: Clock = systemClock) {
+    super(db, { table: 'approval_policies', columns: { mode: 'mode', payoutAbove: 'payout_above', batchAbove: 'batch_above' } }, now);
+  }
 }
-
-const toRule = (r: PolicyRow): PolicyRule => ({ environment: r.environment, currency: r.currency, mode: r.mode, payoutAbove: r.payout_above, batchAbove: r.batch_above, updatedAt: r.updated_at });
 
 export interface NewApproval {
   kind: ApprovalKind;
@@ -110,8 +101,8 @@ const toApproval = (r: ApprovalRow): ApprovalRecord => ({
   decidedAt: r.decided_at,
 });
 
+/** Who decided, and why (no person for Paydesk's own: a void). */
 export interface Decision {
-  state: Exclude<ApprovalState, 'awaiting'>;
   reason: string | null;
   decidedById: string | null;
   decidedByName: string | null;
@@ -122,32 +113,6 @@ export class ApprovalsRepository {
     private readonly db: Sql,
     private readonly now: Clock = systemClock,
   ) {}
-
-  async policies(): Promise<PolicyRule[]> {
-    return ((await this.db.all('SELECT * FROM approval_policies ORDER BY currency, environment')) as PolicyRow[]).map(toRule);
-  }
-
-  async policy(environment: PolicyEnvironment, currency: string): Promise<PolicyRule | undefined> {
-    const row = (await this.db.get('SELECT * FROM approval_policies WHERE environment = ? AND currency = ?', [environment, currency])) as PolicyRow | undefined;
-    return row && toRule(row);
-  }
-
-  /** The rule for this environment and currency: the environment's own before the one for every environment. */
-  async applicablePolicy(environment: string, currency: string): Promise<PolicyRule | undefined> {
-    const row = (await this.db.get("SELECT * FROM approval_policies WHERE currency = ? AND environment IN ('any', ?) ORDER BY CASE environment WHEN 'any' THEN 1 ELSE 0 END LIMIT 1", [currency, environment])) as PolicyRow | undefined;
-    return row && toRule(row);
-  }
-
-  async upsertPolicy(rule: Omit<PolicyRule, 'updatedAt'>): Promise<PolicyRule> {
-    const row = (await this.db.get(`INSERT INTO approval_policies (environment, currency, mode, payout_above, batch_above, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (environment, currency) DO UPDATE SET mode = excluded.mode, payout_above = excluded.payout_above, batch_above = excluded.batch_above, updated_at = excluded.updated_at
-         RETURNING *`, [rule.environment, rule.currency, rule.mode, rule.payoutAbove, rule.batchAbove, isoTime(this.now())])) as PolicyRow;
-    return toRule(row);
-  }
-
-  async removePolicy(environment: PolicyEnvironment, currency: string): Promise<boolean> {
-    return (await this.db.run('DELETE FROM approval_policies WHERE environment = ? AND currency = ?', [environment, currency])) === 1;
-  }
 
   async insert(approval: NewApproval): Promise<ApprovalRecord> {
     const row = (await this.db.get(`INSERT INTO approvals (kind, profile_id, environment, subject, currency, amount, item_count, body, body_hash, reviewed, policy, maker_id, maker_name, state, created_at, expires_at)
@@ -181,21 +146,27 @@ export class ApprovalsRepository {
     return toPage(rows.map(toApproval), request.limit, (approval) => [approval.id]);
   }
 
+  /** Every approval of this kind awaiting a decision, oldest first. */
+  async awaiting(kind: ApprovalKind): Promise<ApprovalRecord[]> {
+    return ((await this.db.all("SELECT * FROM approvals WHERE kind = ? AND state = 'awaiting' ORDER BY id", [kind])) as ApprovalRow[]).map(toApproval);
+  }
+
   async countAwaiting(): Promise<number> {
     const row = await this.db.get<{ n: number | string }>("SELECT count(*) AS n FROM approvals WHERE state = 'awaiting'");
     return Number(row?.n ?? 0);
   }
 
   /**
-   * Moves an awaiting approval to its decision, only while it is awaiting and (for an approval)
-   * not expired; false when another decision, a withdrawal or the expiry came first.
+   * Records a decision (services/approvals/approval-states.ts says which), only while the approval
+   * is still in a state it moves from and (with `notExpiredAt`) not expired; false when another
+   * decision, a withdrawal or the expiry came first.
    */
-  async decide(id: number, decision: Decision, notExpiredAt?: Date): Promise<boolean> {
+  async decide(id: number, move: StateMove<ApprovalState>, decision: Decision, notExpiredAt?: Date): Promise<boolean> {
     const at = isoTime(this.now());
     const expiry = notExpiredAt ? 'AND expires_at > ?' : '';
     return (
-      (await this.db.run(`UPDATE approvals SET state = ?, reason = ?, decided_by_id = ?, decided_by_name = ?, decided_at = ? WHERE id = ? AND state = 'awaiting' ${expiry}`, [
-        decision.state, decision.reason, decision.decidedById, decision.decidedByName, at, id, ...(notExpiredAt ? [isoTime(notExpiredAt)] : []),
+      (await this.db.run(`UPDATE approvals SET state = ?, reason = ?, decided_by_id = ?, decided_by_name = ?, decided_at = ? WHERE id = ? AND state IN (${placeholders(move.from)}) ${expiry}`, [
+        move.to, decision.reason, decision.decidedById, decision.decidedByName, at, id, ...move.from, ...(notExpiredAt ? [isoTime(notExpiredAt)] : []),
       ])) === 1
     );
   }
@@ -205,9 +176,9 @@ export class ApprovalsRepository {
     await this.db.run('UPDATE approvals SET idempotency_key = ? WHERE id = ?', [key, id]);
   }
 
-  /** Awaiting approvals past their expiry, moved to "expired" as of their expiry time; their ids. */
-  async expireDue(at: Date): Promise<number[]> {
-    const rows = await this.db.all<{ id: number }>("UPDATE approvals SET state = 'expired', decided_at = expires_at WHERE state = 'awaiting' AND expires_at <= ? RETURNING id", [isoTime(at)]);
+  /** Approvals past their expiry, moved (from awaiting to expired) as of their expiry time; their ids. */
+  async expireDue(move: StateMove<ApprovalState>, at: Date): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>(`UPDATE approvals SET state = ?, decided_at = expires_at WHERE state IN (${placeholders(move.from)}) AND expires_at <= ? RETURNING id`, [move.to, ...move.from, isoTime(at)]);
     return rows.map((r) => Number(r.id));
   }
 

@@ -59,14 +59,7 @@ export type AttemptSummaryColumns = Pick<AttemptRow, 'id' | 'idempotency_key' | 
 export const toAttemptSummary = (r: AttemptSummaryColumns): AttemptSummary => ({ id: r.id, idempotencyKey: r.idempotency_key, state: r.state, settleNote: r.settle_note });
 
 /** An attempt whose body the caller already sanitized and hashed (the gateway's AttemptRunner). */
-export interface RecordAttempt {
-  profileId: string;
-  kind: AttemptKind;
-  idempotencyKey: string;
-  reference: string;
-  requestHash: string;
-  requestBody: string;
-  replayable: boolean;
+export interface RecordAttempt extends Pick<Attempt, 'profileId' | 'kind' | 'idempotencyKey' | 'reference' | 'requestHash' | 'requestBody' | 'replayable'> {
   /**
    * "sending": a claim, whose first send follows at once, so the row is written already marked as
    * sent once (one commit instead of prepare + markSending); if it fails before leaving, markUnsent
@@ -183,6 +176,8 @@ export class AttemptsRepository {
     private readonly db: Sql,
     private readonly now: Clock = systemClock,
     private readonly instance: string | null = null,
+    /** Told of each attempt whose outcome became unknown, in its transaction (the notices it causes are written with it). */
+    private readonly becameUnknown?: (attempt: Attempt, why: string) => Promise<void>,
   ) {}
 
   /**
@@ -239,7 +234,9 @@ export class AttemptsRepository {
       if (current?.state !== 'sending') throw new AttemptStateError(key, current?.state ?? 'missing', 'unknown');
       if (current.tryCount !== 1) throw new RangeError(`attempt ${key} has ${current.tryCount} tries: not a claim before its first send`);
       await this.db.run("UPDATE attempts SET state = 'unknown', try_count = 0, last_sent_at = NULL, error = ?, updated_at = ? WHERE id = ?", [failure.error, isoTime(this.now()), current.id]);
-      return this.byIdOrThrow(current.id);
+      const unknown = await this.byIdOrThrow(current.id);
+      await this.becameUnknown?.(unknown, failure.error);
+      return unknown;
     });
   }
 
@@ -252,10 +249,14 @@ export class AttemptsRepository {
   }
 
   async markUnknown(key: string, failure: { error: string; httpStatus?: number | null; responseBody?: string | null }): Promise<Attempt> {
-    return this.move(key, 'unknown', {
-      http_status: failure.httpStatus ?? null,
-      response_body: failure.responseBody ?? null,
-      error: failure.error,
+    return this.db.atomic(async () => {
+      const unknown = await this.move(key, 'unknown', {
+        http_status: failure.httpStatus ?? null,
+        response_body: failure.responseBody ?? null,
+        error: failure.error,
+      });
+      await this.becameUnknown?.(unknown, failure.error);
+      return unknown;
     });
   }
 
@@ -305,13 +306,16 @@ export class AttemptsRepository {
     const free = notHeldBy('claimed_by', alive);
     const at = isoTime(this.now());
     const lock = this.db.engine === 'postgres' ? ' FOR UPDATE' : '';
-    const rows = await this.db.all<{ idempotency_key: string }>(
-      `UPDATE attempts SET state = 'unknown', error = ?, updated_at = ?
-       WHERE id IN (SELECT id FROM attempts WHERE state = 'sending' AND ${free.sql} ORDER BY id LIMIT ?${lock}) AND state = 'sending' AND ${free.sql}
-       RETURNING idempotency_key`,
-      [error, at, ...free.params, limit, ...free.params],
-    );
-    return rows.map((row) => row.idempotency_key);
+    return this.db.atomic(async () => {
+      const rows = await this.db.all<AttemptRow>(
+        `UPDATE attempts SET state = 'unknown', error = ?, updated_at = ?
+         WHERE id IN (SELECT id FROM attempts WHERE state = 'sending' AND ${free.sql} ORDER BY id LIMIT ?${lock}) AND state = 'sending' AND ${free.sql}
+         RETURNING *`,
+        [error, at, ...free.params, limit, ...free.params],
+      );
+      for (const row of rows) await this.becameUnknown?.(toAttempt(row), error);
+      return rows.map((row) => row.idempotency_key);
+    });
   }
 
   /** Attempts in one state, oldest first; prepared / sending / unknown are indexed for recovery. */

@@ -16,6 +16,10 @@ export interface NewBatchEvent {
   /** The batch's items not sent yet, in flight and unknown when it happened. */
   items: { pending: number; inFlight: number; unknown: number };
   note: string | null;
+  /** The instance recording it, on a ledger instances share (else null). */
+  instance: BatchEventView['instance'];
+  /** For an interruption found or a resume by Paydesk there: the instance that ran the batch before. */
+  runnerBefore: BatchEventView['runnerBefore'];
 }
 
 interface EventRow {
@@ -29,6 +33,10 @@ interface EventRow {
   in_flight: number | null;
   unknown: number | null;
   note: string | null;
+  instance_id: string | null;
+  instance_host: string | null;
+  runner_before_id: string | null;
+  runner_before_host: string | null;
 }
 
 const toEvent = (r: EventRow): BatchEventView => ({
@@ -40,13 +48,20 @@ const toEvent = (r: EventRow): BatchEventView => ({
   stoppedAt: r.stopped_at,
   items: r.pending === null || r.in_flight === null || r.unknown === null ? null : { pending: r.pending, inFlight: r.in_flight, unknown: r.unknown },
   note: r.note,
+  instance: r.instance_id === null ? null : { id: r.instance_id, host: r.instance_host },
+  runnerBefore: r.runner_before_id === null ? null : { id: r.runner_before_id, host: r.runner_before_host },
 });
 
 export class BatchEventsRepository {
   constructor(private readonly db: Sql) {}
 
   async append(event: NewBatchEvent): Promise<void> {
-    await this.db.run('INSERT INTO batch_events (batch_id, kind, at, actor, cause, stopped_at, pending, in_flight, unknown, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [event.batchId, event.kind, event.at, event.actor, event.cause, event.stoppedAt, event.items.pending, event.items.inFlight, event.items.unknown, event.note]);
+    await this.db.run(
+      `INSERT INTO batch_events (batch_id, kind, at, actor, cause, stopped_at, pending, in_flight, unknown, note, instance_id, instance_host, runner_before_id, runner_before_host)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [event.batchId, event.kind, event.at, event.actor, event.cause, event.stoppedAt, event.items.pending, event.items.inFlight, event.items.unknown, event.note,
+        event.instance?.id ?? null, event.instance?.host ?? null, event.runnerBefore?.id ?? null, event.runnerBefore?.host ?? null],
+    );
   }
 
   /** The latest `limit` events, oldest first. */

@@ -1,9 +1,11 @@
-// Payout batches and their items (migration 0007). Items move forward only (a trigger refuses
-// anything else); the key of an item's attempt is written in the transaction that prepares the
-// attempt (markPrepared, called from the submitter's hook).
-import type { BatchItemState, BatchState, EnvironmentKind } from '../../../shared/contract';
+// Payout batches and their items (migration 0007). Where a batch or an item may go is the services'
+// (services/payouts-batch/batch-states.ts): these write the move they are given, only where the row
+// is still in a state it moves from; items move forward only (a trigger refuses anything else too).
+// The key of an item's attempt is written in the transaction that prepares the attempt
+// (markPrepared, called from the submitter's hook).
+import { batchItemStateSchema, type BatchItemState, type BatchState, type EnvironmentKind } from '../../../shared/contract';
 import type { Sql } from '../engine/types';
-import { isoTime, systemClock, type Clock } from '../support';
+import { isoTime, systemClock, type Clock, type StateMove } from '../support';
 import { notHeldBy } from './instances';
 import { cursorNumber, placeholders, toPage, type PageAfter, type Page } from './page';
 
@@ -21,6 +23,8 @@ export interface BatchRecord {
   finishedAt: string | null;
   /** The instance that runs it (or fills the draft): only that one claims its items. */
   runBy: string | null;
+  /** Rows of the file that are not sent (each kept with why in batch_left_out_rows). */
+  leftOutRows: number;
 }
 
 export interface BatchItemRecord {
@@ -40,6 +44,14 @@ export interface BatchItemRecord {
   payoutRowId: number | null;
   error: string | null;
   updatedAt: string;
+  /** JSON of the earlier payouts (PayoutMatch[]) a person confirmed this item may repeat; null when it matched none. */
+  duplicateOf: string | null;
+}
+
+/** A row of the file that is not sent, with why (the problems the check found, or that a person left it out). */
+export interface LeftOutRow {
+  line: number;
+  reason: string;
 }
 
 export interface ItemWithPayout extends BatchItemRecord {
@@ -48,7 +60,7 @@ export interface ItemWithPayout extends BatchItemRecord {
   final: boolean;
 }
 
-export type NewBatchItem = Pick<BatchItemRecord, 'line' | 'merchantReference' | 'method' | 'amount' | 'currency' | 'beneficiary' | 'destination' | 'form'>;
+export type NewBatchItem = Pick<BatchItemRecord, 'line' | 'merchantReference' | 'method' | 'amount' | 'currency' | 'beneficiary' | 'destination' | 'form'> & { duplicateOf?: string | null };
 
 interface BatchRow {
   id: number;
@@ -63,24 +75,17 @@ interface BatchRow {
   started_at: string | null;
   finished_at: string | null;
   run_by: string | null;
+  left_out_rows: number;
 }
 
-interface ItemRow {
-  id: number;
+/** An item's columns: those named as the record's fields hold them as they are. */
+interface ItemRow extends Pick<BatchItemRecord, 'id' | 'line' | 'method' | 'amount' | 'currency' | 'beneficiary' | 'destination' | 'form' | 'state' | 'error'> {
   batch_id: number;
-  line: number;
   merchant_reference: string;
-  method: string;
-  amount: string;
-  currency: string;
-  beneficiary: string;
-  destination: string;
-  form: string;
-  state: BatchItemState;
   idempotency_key: string | null;
   payout_row_id: number | null;
-  error: string | null;
   updated_at: string;
+  duplicate_of: string | null;
 }
 
 const toBatch = (r: BatchRow): BatchRecord => ({
@@ -96,6 +101,7 @@ const toBatch = (r: BatchRow): BatchRecord => ({
   startedAt: r.started_at,
   finishedAt: r.finished_at,
   runBy: r.run_by,
+  leftOutRows: Number(r.left_out_rows),
 });
 
 const toItem = (r: ItemRow): BatchItemRecord => ({
@@ -114,9 +120,9 @@ const toItem = (r: ItemRow): BatchItemRecord => ({
   payoutRowId: r.payout_row_id,
   error: r.error,
   updatedAt: r.updated_at,
+  duplicateOf: r.duplicate_of,
 });
 
-export const ITEM_STATES: readonly BatchItemState[] = ['pending', 'sending', 'sent', 'refused', 'unknown', 'cancelled'];
 
 export class BatchesRepository {
   /** A running batch calls these for every item. */
@@ -137,9 +143,9 @@ export class BatchesRepository {
     return isoTime(this.now());
   }
 
-  async createDraft(input: { profileId: string; environment: EnvironmentKind; fileName: string; declaredRows: number }): Promise<BatchRecord> {
+  async createDraft(input: { profileId: string; environment: EnvironmentKind; fileName: string; declaredRows: number; leftOutRows?: number }): Promise<BatchRecord> {
     const at = this.at();
-    const row = (await this.db.get("INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?) RETURNING *", [input.profileId, input.environment, input.fileName, input.declaredRows, at, at])) as BatchRow;
+    const row = (await this.db.get("INSERT INTO batches (profile_id, environment, file_name, state, declared_rows, left_out_rows, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?, ?) RETURNING *", [input.profileId, input.environment, input.fileName, input.declaredRows, input.leftOutRows ?? 0, at, at])) as BatchRow;
     return toBatch(row);
   }
 
@@ -168,12 +174,14 @@ export class BatchesRepository {
     return toPage(rows.map(toBatch), request.limit, (batch) => [batch.id]);
   }
 
-  async setState(id: number, state: BatchState, extra: { lastError?: string | null; started?: boolean; finished?: boolean } = {}): Promise<void> {
+  /** Moves a batch to `move.to` where it is still in one of `move.from`; whether it moved. */
+  async moveBatch(id: number, move: StateMove<BatchState>, extra: { lastError?: string | null; started?: boolean; finished?: boolean } = {}): Promise<boolean> {
     const at = this.at();
-    await this.db.run(`UPDATE batches SET state = ?, updated_at = ?, last_error = CASE WHEN ? = 1 THEN ? ELSE last_error END,
+    const changed = await this.db.run(`UPDATE batches SET state = ?, updated_at = ?, last_error = CASE WHEN ? = 1 THEN ? ELSE last_error END,
          started_at = CASE WHEN ? = 1 THEN coalesce(started_at, ?) ELSE started_at END,
          finished_at = CASE WHEN ? = 1 THEN ? ELSE NULL END
-       WHERE id = ?`, [state, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id]);
+       WHERE id = ? AND state IN (${placeholders(move.from)})`, [move.to, at, extra.lastError !== undefined ? 1 : 0, extra.lastError ?? null, extra.started ? 1 : 0, at, extra.finished ? 1 : 0, at, id, ...move.from]);
+    return changed === 1;
   }
 
   /** Whether this instance runs the batch: a resume elsewhere or a takeover moves it, and its runner here stops claiming. */
@@ -190,24 +198,44 @@ export class BatchesRepository {
    * Batches to pick up: running ones, and any with an item whose attempt may have left, that no
    * instance of `alive` runs. Each becomes this instance's (a compare-and-set: two instances
    * taking over the same dead one take each batch once; on PostgreSQL the rows are locked in id
-   * order first, so two takers wait for each other instead of deadlocking). Returns their ids.
+   * order first, so two takers wait for each other instead of deadlocking, and what they held is
+   * read under that lock). Returns their ids in order, each with the instance that ran it before.
    */
-  async takeOver(alive: readonly string[]): Promise<number[]> {
+  async takeOver(alive: readonly string[]): Promise<{ id: number; runBy: string | null }[]> {
     const free = notHeldBy('run_by', alive);
     const lock = this.db.engine === 'postgres' ? ' FOR UPDATE' : '';
-    const rows = await this.db.all<{ id: number }>(
-      `UPDATE batches SET run_by = ?
-       WHERE id IN (SELECT id FROM batches WHERE (state = 'running' OR id IN (SELECT batch_id FROM batch_items WHERE state = 'sending')) AND ${free.sql} ORDER BY id${lock}) AND ${free.sql}
-       RETURNING id`,
-      [this.instance, ...free.params, ...free.params],
-    );
-    return rows.map((r) => r.id).sort((a, b) => a - b);
+    return this.db.atomic(async () => {
+      const held = await this.db.all<{ id: number; run_by: string | null }>(
+        `SELECT id, run_by FROM batches WHERE (state = 'running' OR id IN (SELECT batch_id FROM batch_items WHERE state = 'sending')) AND ${free.sql} ORDER BY id${lock}`,
+        free.params,
+      );
+      if (held.length === 0) return [];
+      const taken = new Set(
+        (await this.db.all<{ id: number }>(`UPDATE batches SET run_by = ? WHERE id IN (${placeholders(held.map((r) => r.id))}) AND ${free.sql} RETURNING id`, [this.instance, ...held.map((r) => r.id), ...free.params])).map((r) => Number(r.id)),
+      );
+      return held.filter((r) => taken.has(Number(r.id))).map((r) => ({ id: Number(r.id), runBy: r.run_by }));
+    });
   }
 
   /** The batches this instance runs that are open (running, or an item whose attempt may have left). */
   async runHereOpen(): Promise<number[]> {
     const rows = (await this.db.all("SELECT id FROM batches WHERE run_by IS NOT DISTINCT FROM ? AND (state = 'running' OR id IN (SELECT batch_id FROM batch_items WHERE state = 'sending')) ORDER BY id", [this.instance])) as { id: number }[];
     return rows.map((r) => r.id);
+  }
+
+  /** The highest batch id so far (0 when there is none): every batch of the ledger is at or below it. */
+  async highestId(): Promise<number> {
+    return Number((await this.db.get<{ id: number | null }>('SELECT max(id) AS id FROM batches'))?.id ?? 0);
+  }
+
+  /** How many batch items are being sent now, on the whole ledger (metrics). */
+  async countInFlight(): Promise<number> {
+    return Number((await this.db.get<{ n: number }>("SELECT count(*) AS n FROM batch_items WHERE state = 'sending'"))?.n ?? 0);
+  }
+
+  /** How many batches are running or paused: started and not finished. */
+  async countUnfinished(): Promise<number> {
+    return Number((await this.db.get<{ n: number }>("SELECT count(*) AS n FROM batches WHERE state IN ('running', 'paused')"))?.n ?? 0);
   }
 
   /** Drafts no instance of `alive` is filling (an upload its instance never finished). */
@@ -221,20 +249,52 @@ export class BatchesRepository {
     return this.db.atomic(async () => {
       if ((await this.batch(id))?.state !== 'draft') return false;
       await this.db.run('DELETE FROM batch_items WHERE batch_id = ?', [id]);
+      await this.db.run('DELETE FROM batch_left_out_rows WHERE batch_id = ?', [id]);
       await this.db.run('DELETE FROM batches WHERE id = ?', [id]);
       return true;
     });
   }
 
-  /** One statement for a chunk of rows (at most BATCH_CHUNK_ROWS, 10 values each). */
+  /** One statement for a chunk of rows (at most BATCH_CHUNK_ROWS, 11 values each). */
   async addItems(batchId: number, items: readonly NewBatchItem[]): Promise<void> {
     if (items.length === 0) return;
     const at = this.at();
     await this.db.run(
-      `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, state, updated_at)
-       VALUES ${items.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)").join(', ')}`,
-      items.flatMap((item) => [batchId, item.line, item.merchantReference, item.method, item.amount, item.currency, item.beneficiary, item.destination, item.form, at]),
+      `INSERT INTO batch_items (batch_id, line, merchant_reference, method, amount, currency, beneficiary, destination, form, duplicate_of, state, updated_at)
+       VALUES ${items.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)").join(', ')}`,
+      items.flatMap((item) => [batchId, item.line, item.merchantReference, item.method, item.amount, item.currency, item.beneficiary, item.destination, item.form, item.duplicateOf ?? null, at]),
     );
+  }
+
+  /** The file's rows that are not sent, with why (one statement for a chunk). */
+  async addLeftOut(batchId: number, rows: readonly LeftOutRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.run(`INSERT INTO batch_left_out_rows (batch_id, line, reason) VALUES ${rows.map(() => '(?, ?, ?)').join(', ')}`, rows.flatMap((row) => [batchId, row.line, row.reason]));
+  }
+
+  async leftOutCount(batchId: number): Promise<number> {
+    return Number((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM batch_left_out_rows WHERE batch_id = ?', [batchId]))!.n);
+  }
+
+  /** Of these lines, the ones the batch holds already, sent or left out. */
+  async fileLinesTaken(batchId: number, lines: readonly number[]): Promise<Set<number>> {
+    if (lines.length === 0) return new Set();
+    const rows = await this.db.all<{ line: number }>(
+      `SELECT line FROM batch_items WHERE batch_id = ? AND line IN (${placeholders(lines)}) UNION SELECT line FROM batch_left_out_rows WHERE batch_id = ? AND line IN (${placeholders(lines)})`,
+      [batchId, ...lines, batchId, ...lines],
+    );
+    return new Set(rows.map((r) => Number(r.line)));
+  }
+
+  /** The left-out rows by line, keyset paged. */
+  async leftOutPage(batchId: number, request: PageAfter): Promise<Page<LeftOutRow>> {
+    const rows = await this.db.all<{ line: number; reason: string }>('SELECT line, reason FROM batch_left_out_rows WHERE batch_id = ? AND line > ? ORDER BY line LIMIT ?', [batchId, cursorNumber(request.cursor) ?? 0, request.limit + 1]);
+    return toPage(rows.map((r) => ({ line: Number(r.line), reason: r.reason })), request.limit, (row) => [row.line]);
+  }
+
+  /** The items a person confirmed may repeat an earlier payout, by line. */
+  async confirmedDuplicates(batchId: number): Promise<BatchItemRecord[]> {
+    return (await this.db.all<ItemRow>('SELECT * FROM batch_items WHERE batch_id = ? AND duplicate_of IS NOT NULL ORDER BY line', [batchId])).map(toItem);
   }
 
   async itemCount(batchId: number): Promise<number> {
@@ -261,7 +321,7 @@ export class BatchesRepository {
   }
 
   async counts(batchId: number): Promise<Record<BatchItemState, number>> {
-    const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<BatchItemState, number>;
+    const counts = Object.fromEntries(batchItemStateSchema.options.map((s) => [s, 0])) as Record<BatchItemState, number>;
     for (const row of (await this.db.all('SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state', [batchId])) as { state: BatchItemState; n: number }[]) {
       counts[row.state] = row.n;
     }
@@ -313,31 +373,20 @@ export class BatchesRepository {
     return row && toItem(row);
   }
 
-  /** Inside the prepare transaction: the item takes its attempt's key and payout row. */
-  async markPrepared(itemId: number, key: string, payoutRowId: number): Promise<void> {
-    const changed = (await this.db.run("UPDATE batch_items SET state = 'sending', idempotency_key = ?, payout_row_id = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'pending'", [key, payoutRowId, this.at(), itemId]));
-    if (changed !== 1) throw new Error(`batch item ${itemId} is no longer pending`);
+  /** Inside the prepare transaction: the item moves (to sending) with its attempt's key and payout row, or this throws. */
+  async markPrepared(itemId: number, move: StateMove<BatchItemState>, key: string, payoutRowId: number): Promise<void> {
+    const changed = await this.db.run(`UPDATE batch_items SET state = ?, idempotency_key = ?, payout_row_id = ?, error = NULL, updated_at = ? WHERE id = ? AND state IN (${placeholders(move.from)})`, [move.to, key, payoutRowId, this.at(), itemId, ...move.from]);
+    if (changed !== 1) throw new Error(`batch item ${itemId} is no longer ${move.from.join(' or ')}`);
   }
 
-  /** An item whose send failed before its answer was recorded: "unknown", unless it was settled meanwhile. */
-  async markUnknownIfSending(itemId: number, error: string): Promise<void> {
-    await this.db.run("UPDATE batch_items SET state = 'unknown', error = ?, updated_at = ? WHERE id = ? AND state = 'sending'", [error, this.at(), itemId]);
+  /** Moves an item, with its error, where it is still in one of `move.from` (one settled meanwhile by another process is left as it is); whether it moved. */
+  async moveItem(itemId: number, move: StateMove<BatchItemState>, error: string | null): Promise<boolean> {
+    return (await this.db.run(`UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ? AND state IN (${placeholders(move.from)})`, [move.to, error, this.at(), itemId, ...move.from])) === 1;
   }
 
-  async settle(itemId: number, state: Exclude<BatchItemState, 'pending' | 'sending'>, error: string | null): Promise<void> {
-    await this.db.run('UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ?', [state, error, this.at(), itemId]);
-  }
-
-  /**
-   * An open item (sending, unknown) takes its attempt's settled outcome. One settled meanwhile by
-   * another process running the batch (sent, refused) is left as it is: false.
-   */
-  async settleOpen(itemId: number, state: 'sent' | 'refused' | 'unknown', error: string | null): Promise<boolean> {
-    return (await this.db.run("UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE id = ? AND state IN ('sending', 'unknown')", [state, error, this.at(), itemId])) === 1;
-  }
-
-  async cancelPending(batchId: number): Promise<number> {
-    return (await this.db.run("UPDATE batch_items SET state = 'cancelled', error = 'cancelled before it was sent', updated_at = ? WHERE batch_id = ? AND state = 'pending'", [this.at(), batchId]));
+  /** Moves every item of the batch that is in one of `move.from`; how many. */
+  async moveItems(batchId: number, move: StateMove<BatchItemState>, error: string | null): Promise<number> {
+    return this.db.run(`UPDATE batch_items SET state = ?, error = ?, updated_at = ? WHERE batch_id = ? AND state IN (${placeholders(move.from)})`, [move.to, error, this.at(), batchId, ...move.from]);
   }
 
   /** A batch's items in these states (all when none is given), by line, with their payouts. */

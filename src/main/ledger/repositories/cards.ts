@@ -3,7 +3,7 @@
 // million-row STRICT tables would have the upgrade check every row. The CHECKs refuse more digits.
 import type { Sql } from '../engine/types';
 import { placeholders } from './page';
-import type { TransactionKind } from '../status';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 
 /** What the ledger keeps of the card that paid (or was paid): never more than first 6 / last 4. */
 export interface CardFacts {
@@ -29,11 +29,6 @@ interface CardRow extends CardColumns {
 
 export const toCardFacts = (r: CardColumns): CardFacts => ({ brand: r.brand, bin: r.bin, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year });
 
-export const CARD_TABLE: Record<TransactionKind, { table: string; column: string }> = {
-  payin: { table: 'payin_cards', column: 'payin_row_id' },
-  payout: { table: 'payout_cards', column: 'payout_row_id' },
-};
-
 export class CardsRepository {
 
   constructor(private readonly db: Sql) {
@@ -41,7 +36,7 @@ export class CardsRepository {
 
   /** Records the card of a row (the first one recorded stays: a redo of the same request changes nothing). */
   async put(subject: TransactionKind, rowId: number, card: CardFacts): Promise<void> {
-    const { table, column } = CARD_TABLE[subject];
+    const { table, column } = TRANSACTION_KINDS[subject].ledger.cards;
     await this.db.run(`INSERT INTO ${table} (${column}, brand, bin, last4, exp_month, exp_year) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (${column}) DO NOTHING`, [rowId, card.brand, card.bin, card.last4, card.expMonth, card.expYear]);
   }
 
@@ -49,7 +44,7 @@ export class CardsRepository {
   async of(subject: TransactionKind, rowIds: readonly number[]): Promise<Map<number, CardFacts>> {
     const found = new Map<number, CardFacts>();
     if (rowIds.length === 0) return found;
-    const { table, column } = CARD_TABLE[subject];
+    const { table, column } = TRANSACTION_KINDS[subject].ledger.cards;
     const rows = (await this.db.all(`SELECT ${column} AS row_id, brand, bin, last4, exp_month, exp_year FROM ${table} WHERE ${column} IN (${placeholders(rowIds)})`, rowIds)) as CardRow[];
     for (const r of rows) found.set(r.row_id, toCardFacts(r));
     return found;

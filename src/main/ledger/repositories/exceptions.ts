@@ -19,6 +19,7 @@ import type { ExceptionKind } from '../../../shared/contract';
 import { PAYIN_STATUS_CATALOGUE, PAYOUT_STATUS_CATALOGUE } from '../../../shared/spec/codes';
 import type { Sql, SqlValue } from '../engine/types';
 import type { TransactionKind } from '../status';
+import type { AttemptKind } from './attempts';
 import { dayBounds } from '../support';
 import { cursorNumber, decodeCursor, toPage, type Page, type PageAfter } from './page';
 import type { ClaimState } from './transaction-record';
@@ -48,6 +49,13 @@ export interface TransactionException {
   currency: string;
   statusCode: string | null;
   lastNotifiedStatus: string | null;
+  /**
+   * The status claimed by the latest notification that contradicts the ledger (outcome mismatch)
+   * when it is not the claim held as last notified: a final 302 later contradicted by a
+   * notification of 200 keeps 302 as its last notified status (claims only move forward), and
+   * this is the 200. Null when no notification contradicts, or the contradicted claim is the one held.
+   */
+  contradictingClaim: string | null;
   lastVerifiedStatus: string | null;
   createdAt: string;
   conflict: string | null;
@@ -81,7 +89,7 @@ export interface AttemptException {
   source: 'attempt';
   id: number;
   profileId: string;
-  kind: string;
+  kind: AttemptKind;
   reference: string;
   state: string;
   error: string | null;
@@ -183,6 +191,7 @@ interface TxRow {
   currency: string;
   status_code: string | null;
   last_notified_status: string | null;
+  contradicting_claim: string | null;
   last_verified_status: string | null;
   created_at: string;
   conflict: string | null;
@@ -213,7 +222,7 @@ interface NotificationRow {
 interface AttemptRow {
   id: number;
   profile_id: string;
-  kind: string;
+  kind: AttemptKind;
   reference: string;
   state: string;
   error: string | null;
@@ -317,9 +326,14 @@ export class ExceptionsRepository {
 
   /** Up to `limit` rows of one table matching `where`, newest first, each with its table's rank. */
   private async transactions(table: TxTable, where: Clause, limit: number): Promise<Ranked[]> {
-    const [reference, gatewayId] = table === 'payins' ? ['request_id', 'payin_id'] : ['merchant_reference', 'payout_id'];
+    const [reference, gatewayId, rowLink] = table === 'payins' ? ['request_id', 'payin_id', 'payin_row_id'] : ['merchant_reference', 'payout_id', 'payout_row_id'];
+    // A mismatch row only (its notifications on their (row, id) index, newest first).
+    const contradicting = `CASE WHEN ${table}.mismatch = 1 THEN (SELECT n.status_code FROM notifications AS n
+         WHERE n.${rowLink} = ${table}.id AND n.outcome = 'mismatch' AND n.status_code IS NOT NULL
+           AND n.status_code <> coalesce(${table}.last_notified_status, '') ORDER BY n.id DESC LIMIT 1) END`;
     const rows = await this.db.all<TxRow>(
       `SELECT id, profile_id, ${reference} AS reference, ${gatewayId} AS gateway_id, method, amount, currency, status_code, last_notified_status,
+         ${contradicting} AS contradicting_claim,
          last_verified_status, created_at, conflict, status_conflict, facts_conflict, claim_state, mismatch, final, status_category
        FROM ${table} WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
       [...where.params, limit],
@@ -406,6 +420,7 @@ const toTransaction = (subject: TransactionKind, r: TxRow): TransactionException
   currency: r.currency,
   statusCode: r.status_code,
   lastNotifiedStatus: r.last_notified_status,
+  contradictingClaim: r.contradicting_claim,
   lastVerifiedStatus: r.last_verified_status,
   createdAt: r.created_at,
   conflict: r.conflict,

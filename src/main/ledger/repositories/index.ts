@@ -3,8 +3,8 @@
 // src/main/ledger: services call these and never the connection.
 import type { Sql } from '../engine/types';
 import { systemClock, type Clock } from '../support';
-import { ApprovalsRepository } from './approvals';
-import { AttemptsRepository } from './attempts';
+import { ApprovalPoliciesRepository, ApprovalsRepository } from './approvals';
+import { AttemptsRepository, type Attempt } from './attempts';
 import { AuditLog } from './audit-log';
 import { BatchEventsRepository } from './batch-events';
 import { BatchesRepository } from './batches';
@@ -14,15 +14,23 @@ import { ExceptionsRepository } from './exceptions';
 import { InstancesRepository } from './instances';
 import { LimitsRepository } from './limits';
 import { NotificationRetentionRepository } from './notification-retention';
+import { NoticesRepository } from './notices';
+import { NoticeWatchesRepository } from './notice-watches';
 import { NotificationsRepository } from './notifications';
-import { PayinsRepository } from './payins';
-import { PayoutsRepository } from './payouts';
+import { PayinsRepository, type PayinRecord } from './payins';
+import { PayoutsRepository, type PayoutRecord } from './payouts';
+import type { StatusColumns } from './transactions';
 import { ProfilesRepository } from './profiles';
 import { SettingsRepository } from './settings';
 import { StatusReadsRepository } from './status-reads';
 import { ServerSecretsRepository, TeamRepository } from './team';
 import { TokensRepository } from './tokens';
 import { TotalsRepository } from './totals';
+import { WatchesRepository } from './watches';
+import { BankLinesRepository } from './bank-lines';
+import { SettlementLinesRepository } from './settlement-lines';
+import { StatementBreaksRepository } from './statement-breaks';
+import { StatementFilesRepository } from './statement-files';
 
 /**
  * Runs `fn` as one transaction: its writes commit together, or none does when it throws (and the
@@ -51,7 +59,18 @@ export interface Repositories {
   team: TeamRepository;
   serverSecrets: ServerSecretsRepository;
   approvals: ApprovalsRepository;
+  approvalPolicies: ApprovalPoliciesRepository;
   instances: InstancesRepository;
+  /** Statements (docs/statements.md): files and imports, settlement and bank lines, their break queues. */
+  statementFiles: StatementFilesRepository;
+  settlementLines: SettlementLinesRepository;
+  bankLines: BankLinesRepository;
+  statementBreaks: StatementBreaksRepository;
+  /** What Paydesk tells each person (docs/notifications.md): their inbox. */
+  notices: NoticesRepository;
+  /** What the watches ask: approvals due a reminder or an escalation, live profiles gone silent, told already. */
+  watches: WatchesRepository;
+  noticeWatches: NoticeWatchesRepository;
   /** The unit of work: services make several writes atomic through this, never on the connection. */
   transaction: Transaction;
   /**
@@ -76,14 +95,23 @@ export interface RepositoryOptions {
   person?: () => string | undefined;
   /** This process's instance id (services/scale-out/instance.ts): recorded on the attempts it sends and the batches it runs. */
   instance?: string;
+  /** Told of what the ledger records in a transaction, inside it (the notices an event causes, services/notices). */
+  events?: LedgerEvents;
+}
+
+/** What the repositories tell, in the transaction that records it. */
+export interface LedgerEvents {
+  payoutStatusWritten(before: StatusColumns, record: PayoutRecord): Promise<void>;
+  payinStatusWritten(before: StatusColumns, record: PayinRecord): Promise<void>;
+  attemptUnknown(attempt: Attempt, why: string): Promise<void>;
 }
 
 export function createRepositories(db: Sql, now: Clock = systemClock, options: RepositoryOptions = {}): Repositories {
   return {
     profiles: new ProfilesRepository(db, now),
-    attempts: new AttemptsRepository(db, now, options.instance ?? null),
-    payins: new PayinsRepository(db, now),
-    payouts: new PayoutsRepository(db, now),
+    attempts: new AttemptsRepository(db, now, options.instance ?? null, options.events && ((attempt, why) => options.events!.attemptUnknown(attempt, why))),
+    payins: new PayinsRepository(db, now, options.events && ((before, record) => options.events!.payinStatusWritten(before, record))),
+    payouts: new PayoutsRepository(db, now, options.events && ((before, record) => options.events!.payoutStatusWritten(before, record))),
     cards: new CardsRepository(db),
     tokens: new TokensRepository(db, now),
     notifications: new NotificationsRepository(db, now),
@@ -100,7 +128,15 @@ export function createRepositories(db: Sql, now: Clock = systemClock, options: R
     team: new TeamRepository(db, now),
     serverSecrets: new ServerSecretsRepository(db, now),
     approvals: new ApprovalsRepository(db, now),
+    approvalPolicies: new ApprovalPoliciesRepository(db, now),
     instances: new InstancesRepository(db, now),
+    statementFiles: new StatementFilesRepository(db),
+    settlementLines: new SettlementLinesRepository(db),
+    bankLines: new BankLinesRepository(db),
+    statementBreaks: new StatementBreaksRepository(db),
+    notices: new NoticesRepository(db, now),
+    watches: new WatchesRepository(db),
+    noticeWatches: new NoticeWatchesRepository(db, now),
     transaction: (fn) => db.transaction(fn),
     transactionRetried: async (fn) => {
       for (let tries = 1; ; tries++) {

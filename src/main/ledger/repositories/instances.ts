@@ -56,6 +56,11 @@ export class InstancesRepository {
     return (await this.db.all<InstanceRow>('SELECT * FROM ledger_instances ORDER BY id')).map((row) => ({ id: row.id, host: row.host, pid: row.pid, startedAt: row.started_at, lastSeenAt: row.last_seen_at }));
   }
 
+  /** Every instance forgotten (none of them runs on this ledger: a restore's copy); returns how many. */
+  async forgetAll(): Promise<number> {
+    return this.db.run('DELETE FROM ledger_instances');
+  }
+
   /** Dead instances whose holdings were taken over; one seen again since `before` (it restarted) stays. */
   async forget(ids: readonly string[], before: Date): Promise<void> {
     if (ids.length > 0) await this.db.run(`DELETE FROM ledger_instances WHERE id IN (${placeholders(ids)}) AND last_seen_at < ?`, [...ids, isoTime(before)]);

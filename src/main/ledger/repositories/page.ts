@@ -5,6 +5,7 @@
 // earlier rows). Most lists are ordered by (created_at, id), newest first or oldest first.
 import { isoTime } from '../support';
 import type { SqlValue } from '../engine/types';
+import { InvalidCursorError } from '../../invalid-cursor';
 
 export interface PageRequest {
   /** 1–500, default 50. */
@@ -37,7 +38,7 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 }
 
-/** The position a cursor names, checked against the list's shape; a RangeError for anything else. */
+/** The position a cursor names, checked against the list's shape; an InvalidCursorError for anything else. */
 export function decodeCursor<const S extends readonly PartKind[]>(cursor: string, shape: S): PositionOf<S> {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -51,7 +52,7 @@ export function decodeCursor<const S extends readonly PartKind[]>(cursor: string
   } catch {
     // fall through to the one error below
   }
-  throw new RangeError('invalid page cursor');
+  throw new InvalidCursorError();
 }
 
 /** `limit` rows after the cursor's (none: the first page), for the lists with an order of their own. */

@@ -7,7 +7,7 @@ import {
   type BaseRow,
   type CreateAnswer,
   type RequestFacts,
-  type StatusApplied,
+  type StatusColumns,
   type TransactionRecord,
 } from './transactions';
 
@@ -25,11 +25,6 @@ export interface PayinRequest extends RequestFacts {
   requestId: string;
 }
 
-export interface PayinCreateAnswer extends Omit<CreateAnswer, 'gatewayId'> {
-  payinId?: string | null;
-  redirectUrl?: string | null;
-}
-
 interface PayinRow extends BaseRow {
   kind: PayinKind;
   request_id: string;
@@ -37,9 +32,9 @@ interface PayinRow extends BaseRow {
   redirect_url: string | null;
 }
 
-export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow, PayinRequest, PayinCreateAnswer> {
-  constructor(db: Sql, now: Clock = systemClock) {
-    super(db, now, { table: 'payins', kind: 'payin', reference: 'request_id', gatewayId: 'payin_id' });
+export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow, PayinRequest> {
+  constructor(db: Sql, now: Clock = systemClock, statusWritten?: (before: StatusColumns, record: PayinRecord) => Promise<void>) {
+    super(db, now, 'payin', statusWritten);
   }
 
   protected toRecord(r: PayinRow): PayinRecord {
@@ -52,9 +47,8 @@ export class PayinsRepository extends TransactionsStore<PayinRecord, PayinRow, P
     return this.recordRequestRow(request, request.requestId, { kind: request.kind });
   }
 
-  async applyCreateAnswer(id: number, answer: PayinCreateAnswer): Promise<StatusApplied<PayinRecord>> {
-    const { payinId, redirectUrl, ...rest } = answer;
-    return this.applyCreateAnswerRow(id, { ...rest, gatewayId: payinId }, { redirect_url: redirectUrl ?? null });
+  protected answerColumns(answer: CreateAnswer): Record<string, string | null> {
+    return { redirect_url: answer.redirectUrl ?? null };
   }
 
   /** byReference by its spec name (request_id). */

@@ -184,6 +184,11 @@ export class TeamRepository {
     return (await this.db.run('UPDATE team_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [this.at(), id])) === 1;
   }
 
+  /** Ends every session not ended yet, of everyone; returns how many. */
+  async revokeAllSessions(): Promise<number> {
+    return this.db.run('UPDATE team_sessions SET revoked_at = ? WHERE revoked_at IS NULL', [this.at()]);
+  }
+
   /** Ends every open session of a person but `except`; returns the ids ended. */
   async revokeSessionsOf(userId: string, except?: string): Promise<string[]> {
     const open = (await this.openSessions(userId)).filter((s) => s.id !== except);

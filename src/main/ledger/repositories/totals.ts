@@ -7,15 +7,13 @@
 // "integer overflow") falls back to adding every amount of the range exactly (sumAmounts): slower,
 // still exact. PostgreSQL sums them as NUMERIC, exactly.
 import { sumAmounts } from '../../../shared/money';
+import { decimalOf, fractionPartSql, integerPartSql } from './exact-sums';
 import type { Sql, SqlValue } from '../engine/types';
-import type { TransactionKind } from '../status';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 import { dayBounds } from '../support';
 
-const FRACTION_DIGITS = 10;
-const FRACTION_UNIT = 10n ** BigInt(FRACTION_DIGITS);
-
-const INT_PART = "CAST(CASE WHEN instr(amount, '.') > 0 THEN substr(amount, 1, instr(amount, '.') - 1) ELSE amount END AS INTEGER)";
-const FRAC_PART = `CASE WHEN instr(amount, '.') > 0 THEN CAST(substr(substr(amount, instr(amount, '.') + 1) || '${'0'.repeat(FRACTION_DIGITS)}', 1, ${FRACTION_DIGITS}) AS INTEGER) ELSE 0 END`;
+const INT_PART = integerPartSql('amount');
+const FRAC_PART = fractionPartSql('amount');
 
 export interface TotalsRange {
   /** First UTC day (YYYY-MM-DD), included. */
@@ -72,14 +70,7 @@ function range(input: TotalsRange, engine: Sql['engine']): { where: string; para
   return { where: terms.length > 0 ? `WHERE ${terms.join(' AND ')}` : '', params };
 }
 
-/** int + frac / 10^10 as plain decimal text, exactly. */
-function decimalOf(intSum: bigint, fracSum: bigint): string {
-  const units = intSum * FRACTION_UNIT + fracSum;
-  const digits = (units < 0n ? -units : units).toString().padStart(FRACTION_DIGITS + 1, '0');
-  return sumAmounts([`${units < 0n ? '-' : ''}${digits.slice(0, -FRACTION_DIGITS)}.${digits.slice(-FRACTION_DIGITS)}`]);
-}
-
-const tableOf = (subject: TransactionKind) => (subject === 'payin' ? 'payins' : 'payouts');
+const tableOf = (subject: TransactionKind) => TRANSACTION_KINDS[subject].ledger.table;
 
 export class TotalsRepository {
   constructor(private readonly db: Sql) {}

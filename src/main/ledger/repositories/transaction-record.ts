@@ -127,11 +127,65 @@ export function toBaseRecord(r: BaseRow): TransactionRecord {
 }
 
 /**
- * Mismatch: a final result contradicted by a notification or the create answer (conflict), or
- * the gateway's latest status read, taken while we held this final status, saying something else.
- * A read taken before the status changed (verified_against differs) proves nothing either way.
+ * The columns a change of status reads and writes (TransactionsStore.changeStatus), as a record
+ * names them: the rule that decides the change is the services' (services/status-change.ts).
  */
-export function isMismatch(r: BaseRow): boolean {
-  if (r.conflict !== null) return true;
-  return r.final === 1 && r.last_verified_status !== null && r.verified_against === r.status_code && r.last_verified_status !== r.status_code;
+export interface StatusColumns {
+  statusCode: string | null;
+  statusCategory: StatusCategory | null;
+  final: boolean;
+  reasonCode: string | null;
+  statusChangedAt: string | null;
+  lastNotifiedStatus: string | null;
+  lastNotifiedAt: string | null;
+  lastVerifiedStatus: string | null;
+  lastVerifiedAt: string | null;
+  /** The status held when the last status read was taken. */
+  verifiedAgainst: string | null;
+  claimState: ClaimState | null;
+  conflict: string | null;
+  statusConflict: string | null;
+  mismatch: boolean;
+}
+
+/** A row's status columns. */
+export function statusColumnsOf(r: BaseRow): StatusColumns {
+  return {
+    statusCode: r.status_code,
+    statusCategory: r.status_category,
+    final: r.final === 1,
+    reasonCode: r.reason_code,
+    statusChangedAt: r.status_changed_at,
+    lastNotifiedStatus: r.last_notified_status,
+    lastNotifiedAt: r.last_notified_at,
+    lastVerifiedStatus: r.last_verified_status,
+    lastVerifiedAt: r.last_verified_at,
+    verifiedAgainst: r.verified_against,
+    claimState: r.claim_state,
+    conflict: r.conflict,
+    statusConflict: r.status_conflict,
+    mismatch: r.mismatch === 1,
+  };
+}
+
+/** The row with these status columns, changed at `at`. */
+export function withStatusColumns<Row extends BaseRow>(row: Row, s: StatusColumns, at: string): Row {
+  return {
+    ...row,
+    status_code: s.statusCode,
+    status_category: s.statusCategory,
+    final: s.final ? 1 : 0,
+    reason_code: s.reasonCode,
+    status_changed_at: s.statusChangedAt,
+    last_notified_status: s.lastNotifiedStatus,
+    last_notified_at: s.lastNotifiedAt,
+    last_verified_status: s.lastVerifiedStatus,
+    last_verified_at: s.lastVerifiedAt,
+    verified_against: s.verifiedAgainst,
+    claim_state: s.claimState,
+    conflict: s.conflict,
+    status_conflict: s.statusConflict,
+    mismatch: s.mismatch ? 1 : 0,
+    updated_at: at,
+  };
 }

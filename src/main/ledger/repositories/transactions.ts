@@ -1,36 +1,25 @@
-// What pay-ins and payouts share: status progression (forward only), notified / verified
-// tracking, mismatch detection, lookups and keyset pages. PayinsRepository and
-// PayoutsRepository add their own columns on top.
+// What pay-ins and payouts share: their status columns (read and written here, changed by the
+// rule the services pass in: services/status-change.ts), lookups and keyset pages.
+// PayinsRepository and PayoutsRepository add their own columns on top.
 import { amountScale } from '../../../shared/spec/methods';
 import { amountText, checkAmount, compareAmounts } from '../../../shared/money';
+import { TRANSACTION_KINDS, type LedgerShape, type TransactionKind } from '../../transaction-kinds';
 import type { Sql, SqlValue } from '../engine/types';
-import { decideTransition, resolveClaim, statusFacts, type ClaimResolution, type StatusCategory, type TransactionKind, type TransitionOutcome } from '../status';
-import { isoTime, toFlag, type Clock } from '../support';
+import type { StatusCategory } from '../status';
+import { isoTime, type Clock } from '../support';
 import { Conditions, createdPosition, pageOrderBy, pageSize, placeholders, toPage, type Page, type PageRequest } from './page';
 import { toAttemptSummary, type AttemptSummary, type AttemptSummaryColumns } from './attempts';
-import { CARD_TABLE, toCardFacts, type CardColumns, type CardFacts } from './cards';
-import { isMismatch, type BaseRow, type StatusSource, type TransactionRecord } from './transaction-record';
+import { toCardFacts, type CardColumns, type CardFacts } from './cards';
+import { statusColumnsOf, withStatusColumns, type BaseRow, type StatusColumns, type TransactionRecord } from './transaction-record';
 
-export type { BaseRow, StatusSource, TransactionRecord, Verification } from './transaction-record';
+export type { BaseRow, StatusColumns, StatusSource, TransactionRecord, Verification } from './transaction-record';
 export { toBaseRecord } from './transaction-record';
 
-export interface StatusUpdate {
-  statusCode: string | number;
-  reasonCode?: string | null;
-  source: StatusSource;
-}
-
-/** A transition of the held status, or for a notification 'claimed': it claims a later status than the one held. */
-export type StatusOutcome = TransitionOutcome | 'claimed';
-
-/** What a create answer or status read did to an unverified notified claim ('none': there was none). */
-export type ClaimOutcome = ClaimResolution | 'none';
-
-export interface StatusApplied<T> {
-  outcome: StatusOutcome;
-  record: T;
-  claim: ClaimOutcome;
-}
+/**
+ * Decides a change of the status columns held, at `at` (the services' rule: services/status-change.ts).
+ * What it returns besides `next` comes back with the record written.
+ */
+export type StatusDecision<C extends { next: StatusColumns }> = (held: StatusColumns, at: string) => C;
 
 export interface TransactionFilter {
   profileId?: string;
@@ -64,23 +53,19 @@ export interface RequestFacts {
   card?: CardFacts | null;
 }
 
-/** The parts of a create answer (2.2, 2.3 or the payout answer) the transaction row keeps. */
+/** The parts of a create answer (2.2, 2.3, the payout answer, or a status read's) the transaction row keeps. */
 export interface CreateAnswer {
+  /** payin_id / payout_id. */
   gatewayId?: string | null;
   statusCode?: string | number | null;
   reasonCode?: string | null;
   createdAt?: string | null;
+  /** A pay-in's (a payout has none). */
+  redirectUrl?: string | null;
 }
 
 /** How a pay-in or payout is found: by row id, request reference or the gateway's id. */
-export type TransactionLookups<T extends TransactionRecord> = Pick<TransactionsStore<T, BaseRow, RequestFacts, unknown>, 'byId' | 'byReference' | 'byGatewayId'>;
-
-export interface TableShape {
-  table: 'payins' | 'payouts';
-  kind: TransactionKind;
-  reference: 'request_id' | 'merchant_reference';
-  gatewayId: 'payin_id' | 'payout_id';
-}
+export type TransactionLookups<T extends TransactionRecord> = Pick<TransactionsStore<T, BaseRow, RequestFacts>, 'byId' | 'byReference' | 'byGatewayId'>;
 
 /**
  * The amount as the ledger keeps it, or a RangeError: the ledger never stores a guess. It must fit
@@ -105,16 +90,20 @@ const setCell = (row: BaseRow, column: string, value: SqlValue): void => {
 
 /**
  * Pay-ins and payouts alike: one table each, a request reference per profile (request_id /
- * merchant_reference) and the gateway's id (payin_id / payout_id). The subclasses say how their
- * row, request and create answer read; everything else is here.
+ * merchant_reference) and the gateway's id (payin_id / payout_id), as TRANSACTION_KINDS says. The
+ * subclasses say how their row, request and create answer read; everything else is here.
  */
-export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow, Request extends RequestFacts, Answer> {
+export abstract class TransactionsStore<T extends TransactionRecord, Row extends BaseRow, Request extends RequestFacts> {
+  protected readonly shape: LedgerShape;
 
   protected constructor(
     protected readonly db: Sql,
     protected readonly now: Clock,
-    protected readonly shape: TableShape,
+    readonly kind: TransactionKind,
+    /** Told of each status written, in its transaction (the notices it causes are written with it). */
+    private readonly statusWritten?: (before: StatusColumns, record: T) => Promise<void>,
   ) {
+    this.shape = TRANSACTION_KINDS[kind].ledger;
   }
 
   protected abstract toRecord(row: Row): T;
@@ -122,11 +111,12 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   /** The row of a request about to be sent (status null until the gateway answers). */
   abstract recordRequest(request: Request): Promise<T>;
 
-  abstract applyCreateAnswer(id: number, answer: Answer): Promise<StatusApplied<T>>;
+  /** The columns of its own a create answer sets (kept when the answer has none). */
+  protected abstract answerColumns(answer: CreateAnswer): Record<string, string | null>;
 
-  /** recordRequest and applyCreateAnswer in one transaction. */
-  async upsertFromCreate(request: Request, answer: Answer): Promise<T> {
-    return this.db.atomic(async () => (await this.applyCreateAnswer((await this.recordRequest(request)).id, answer)).record);
+  /** recordRequest and recordCreateAnswer in one transaction. */
+  async recordAnswered<C extends { next: StatusColumns }>(request: Request, answer: CreateAnswer, decide: StatusDecision<C>): Promise<C & { record: T }> {
+    return this.db.atomic(async () => this.recordCreateAnswer((await this.recordRequest(request)).id, answer, decide));
   }
 
   async byId(id: number): Promise<T | undefined> {
@@ -139,8 +129,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * (every change of a pay-in or payout is pushed as its view).
    */
   async withViewFacts(id: number): Promise<{ record: T; attempt: AttemptSummary | undefined; card: CardFacts | undefined } | undefined> {
-    const { table, kind } = this.shape;
-    const { table: cards, column } = CARD_TABLE[kind];
+    const { table, cards: { table: cards, column } } = this.shape;
     const row = await this.db.get<Row & Omit<AttemptSummaryColumns, 'id'> & CardColumns & { card_row: number | null }>(
       `SELECT t.*, a.idempotency_key, a.state, a.settle_note, c.${column} AS card_row, c.brand, c.bin, c.last4, c.exp_month, c.exp_year
        FROM ${table} t LEFT JOIN attempts a ON a.id = t.attempt_id LEFT JOIN ${cards} c ON c.${column} = t.id WHERE t.id = ?`,
@@ -197,79 +186,22 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   /**
-   * Applies a status from the create answer, a notification or a status read, forward only.
-   *
-   * Only the gateway's own answers (create answer, status read) move status_code. A notification
-   * carries no signature (spec 5, rule 6), so it is recorded as a claim: last_notified_status
-   * (forward only) and claim_state 'unverified' until a create answer or status read agrees
-   * ('verified') or says another final result ('contradicted', a mismatch). Its outcome says how
-   * the claim relates to the status held: 'claimed' (later than it: read the status), 'unchanged',
-   * 'stale' (older news) or 'conflict' (another final result than the one held: a mismatch).
-   * The status read's own column (last verified) is always updated, even when the ledger status
-   * does not move, so "what was notified" and "what the gateway says" stay visible.
+   * Changes the status columns of a row as `decide` says (the services' state machine), in one
+   * read and one write: the row is read locked for the write (rowForWrite), so a change another
+   * process commits meanwhile is not overwritten.
    */
-  async applyStatus(id: number, update: StatusUpdate): Promise<StatusApplied<T>> {
+  async changeStatus<C extends { next: StatusColumns }>(id: number, decide: StatusDecision<C>): Promise<C & { record: T }> {
     return this.db.atomic(async () => {
-      const applied = this.statusChange(await this.rowForWrite(id), update, isoTime(this.now()));
-      await this.write(applied.next, STATUS_COLUMNS);
-      return { outcome: applied.outcome, record: this.toRecord(applied.next), claim: applied.claim };
+      const at = isoTime(this.now());
+      const row = await this.rowForWrite(id);
+      const before = statusColumnsOf(row);
+      const change = decide(before, at);
+      const next = withStatusColumns(row, change.next, at);
+      await this.write(next, STATUS_COLUMNS);
+      const record = this.toRecord(next);
+      await this.statusWritten?.(before, record);
+      return { ...change, record };
     });
-  }
-
-  /** The row once `update` is applied to it at `at` (applyStatus), its mismatch flag derived; nothing written. */
-  private statusChange(row: Row, update: StatusUpdate, at: string): { next: Row; outcome: StatusOutcome; claim: ClaimOutcome } {
-    const { kind } = this.shape;
-    const incoming = statusFacts(kind, update.statusCode);
-    const current = row.status_code === null ? null : statusFacts(kind, row.status_code);
-    const relation = decideTransition(kind, current, incoming);
-    const next: Row = { ...row, updated_at: at };
-    let statusNote: string | null = null;
-    let claim: ClaimOutcome = 'none';
-    let outcome: StatusOutcome = relation;
-
-    if (update.source === 'notification') {
-      const notified = row.last_notified_status === null ? null : statusFacts(kind, row.last_notified_status);
-      const notifiedMove = decideTransition(kind, notified, incoming);
-      // Ahead of the held status: a claim, unless an earlier notification already claimed more.
-      if (relation === 'advanced') outcome = notifiedMove === 'stale' || notifiedMove === 'conflict' ? notifiedMove : 'claimed';
-      if (notifiedMove === 'advanced') {
-        Object.assign(next, { last_notified_status: incoming.code, last_notified_at: at });
-        next.claim_state = relation === 'advanced' ? 'unverified' : relation === 'conflict' ? 'contradicted' : 'verified';
-      } else if (notifiedMove === 'conflict') {
-        statusNote = `notification claims final status ${incoming.code} after another claimed ${row.last_notified_status} at ${at}`;
-      }
-      if (relation === 'conflict') statusNote = `final status ${row.status_code} contradicted by notification status ${incoming.code} at ${at}`;
-    } else {
-      if (relation === 'advanced') {
-        Object.assign(next, {
-          status_code: incoming.code,
-          status_category: incoming.category,
-          final: toFlag(incoming.final),
-          reason_code: update.reasonCode ?? null,
-          status_changed_at: at,
-        });
-      } else if (relation === 'unchanged' && next.reason_code === null && update.reasonCode) {
-        next.reason_code = update.reasonCode;
-      }
-      if (update.source === 'status_read') {
-        Object.assign(next, { last_verified_status: incoming.code, last_verified_at: at, verified_against: next.status_code });
-      }
-      if (relation === 'conflict' && update.source === 'create') statusNote = `final status ${row.status_code} contradicted by create status ${incoming.code} at ${at}`;
-      if (row.claim_state === 'unverified' && row.last_notified_status !== null) {
-        claim = resolveClaim(kind, statusFacts(kind, row.last_notified_status), incoming);
-        if (claim === 'verified') next.claim_state = 'verified';
-        if (claim === 'contradicted') {
-          next.claim_state = 'contradicted';
-          statusNote = `notified status ${row.last_notified_status} contradicted by the gateway's ${update.source.replace('_', ' ')} status ${incoming.code} at ${at}`;
-        }
-      }
-    }
-    if (statusNote !== null) {
-      next.status_conflict ??= statusNote;
-      next.conflict ??= statusNote;
-    }
-    next.mismatch = toFlag(isMismatch(next));
-    return { next, outcome, claim };
   }
 
   /**
@@ -292,7 +224,8 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
    * commit and inserts nothing; taking the first's row would send the money a second time.
    */
   protected async recordRequestRow(facts: RequestFacts, reference: string, extra: Record<string, string | null>): Promise<T> {
-    const { table, kind, reference: referenceColumn } = this.shape;
+    const { kind } = this;
+    const { table, reference: referenceColumn } = this.shape;
     const amount = canonicalAmount(facts.amount, facts.method, facts.currency);
     return this.db.atomic(async () => {
       const at = isoTime(this.now());
@@ -310,7 +243,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
       }
       const card = facts.card;
       if (card) {
-        const { table: cards, column } = CARD_TABLE[kind];
+        const { table: cards, column } = this.shape.cards;
         await this.db.run(`INSERT INTO ${cards} (${column}, brand, bin, last4, exp_month, exp_year) VALUES (?, ?, ?, ?, ?, ?)`, [inserted.id, card.brand, card.bin, card.last4, card.expMonth, card.expYear]);
       }
       return this.toRecord(inserted);
@@ -318,26 +251,28 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   }
 
   /**
-   * Records the gateway's answer to the create call: its id (set once, a different one later is a
-   * conflict), its creation time, extra columns (kept when the answer has none), then the status
-   * like any other source. One read and one write of the row.
+   * Records the gateway's answer to the create call (or a status read's facts): its id (set once,
+   * a different one later is a conflict), its creation time, the subclass's columns (kept when the
+   * answer has none), then the status columns as `decide` says. One read and one write of the row.
    */
-  protected async applyCreateAnswerRow(id: number, answer: CreateAnswer, extra: Record<string, string | null>): Promise<StatusApplied<T>> {
+  async recordCreateAnswer<C extends { next: StatusColumns }>(id: number, answer: CreateAnswer, decide: StatusDecision<C>): Promise<C & { record: T }> {
     const { gatewayId } = this.shape;
     return this.db.atomic(async () => {
       const row = await this.rowForWrite(id);
       const at = isoTime(this.now());
       const held = cell(row, gatewayId);
-      const answered: Row = { ...row, gateway_created_at: row.gateway_created_at ?? answer.createdAt ?? null, updated_at: at };
+      const extra = this.answerColumns(answer);
+      const answered: Row = { ...row, gateway_created_at: row.gateway_created_at ?? answer.createdAt ?? null };
       for (const [column, value] of Object.entries(extra)) setCell(answered, column, value ?? cell(row, column));
       if (answer.gatewayId && held === null) setCell(answered, gatewayId, answer.gatewayId);
       else if (answer.gatewayId && held !== answer.gatewayId) answered.conflict ??= `${gatewayId} ${String(held)} contradicted by ${answer.gatewayId} at ${at}`;
-      const applied =
-        answer.statusCode === undefined || answer.statusCode === null
-          ? { next: { ...answered, mismatch: toFlag(isMismatch(answered)) }, outcome: 'unchanged' as const, claim: 'none' as const }
-          : this.statusChange(answered, { statusCode: answer.statusCode, reasonCode: answer.reasonCode ?? null, source: 'create' }, at);
-      await this.write(applied.next, [...STATUS_COLUMNS, gatewayId, 'gateway_created_at', ...Object.keys(extra)]);
-      return { outcome: applied.outcome, record: this.toRecord(applied.next), claim: applied.claim };
+      const before = statusColumnsOf(answered);
+      const change = decide(before, at);
+      const next = withStatusColumns(answered, change.next, at);
+      await this.write(next, [...STATUS_COLUMNS, gatewayId, 'gateway_created_at', ...Object.keys(extra)]);
+      const record = this.toRecord(next);
+      await this.statusWritten?.(before, record);
+      return { ...change, record };
     });
   }
 
@@ -345,7 +280,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
   async attachGatewayId(id: number, value: string): Promise<T> {
     const { table, gatewayId } = this.shape;
     const row = (await this.db.get(`SELECT ${gatewayId} AS current FROM ${table} WHERE id = ?`, [id])) as { current: string | null } | undefined;
-    if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
+    if (!row) throw new RangeError(`no ${this.kind} row ${id}`);
     if (row.current === null) {
       await this.db.run(`UPDATE ${table} SET ${gatewayId} = ?, updated_at = ? WHERE id = ?`, [value, isoTime(this.now()), id]);
     } else if (row.current !== value) {
@@ -360,7 +295,7 @@ export abstract class TransactionsStore<T extends TransactionRecord, Row extends
 
   private async rowOrThrow(id: number, lock = ''): Promise<Row> {
     const row = await this.db.get<Row>(`SELECT * FROM ${this.shape.table} WHERE id = ?${lock}`, [id]);
-    if (!row) throw new RangeError(`no ${this.shape.kind} row ${id}`);
+    if (!row) throw new RangeError(`no ${this.kind} row ${id}`);
     return row;
   }
 

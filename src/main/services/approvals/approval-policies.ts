@@ -3,11 +3,12 @@
 // the amount typed again (a desk, where there is nobody else). A payout's own amount, and a
 // batch's total in each of its currencies, are compared exactly with the rule of the profile's
 // environment and that currency (the environment's own rule before the one for every environment).
-import { LIMIT_ENVIRONMENT_LABELS, type ApprovalNeed, type ApprovalPolicies, type PolicyEnvironment, type PolicyMode, type PolicyView } from '../../../shared/contract';
+import { RULE_ENVIRONMENT_LABELS, type ApprovalNeed, type ApprovalPolicies, type PolicyMode, type PolicyView, type RuleEnvironment } from '../../../shared/contract';
 import { amountText, compareAmounts, parseDecimal } from '../../../shared/money';
-import type { PolicyRule } from '../../ledger/repositories/approvals';
+import type { PolicyFields, PolicyRule } from '../../ledger/repositories/approvals';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
+import { AmountRuleBook, ruleAmount, type RuleAudit } from '../amount-rules';
 import { ServiceError } from '../errors';
 
 const EXPIRY_KEY = 'approvals.expiryHours';
@@ -15,7 +16,7 @@ export const DEFAULT_EXPIRY_HOURS = 24;
 
 
 export interface ApprovalPoliciesDeps {
-  repos: Pick<Repositories, 'approvals' | 'settings' | 'audit' | 'transaction'>;
+  repos: Pick<Repositories, 'approvalPolicies' | 'settings' | 'audit' | 'transaction'>;
   /** A team server: a second person approves. A desk: the amount is typed again. */
   team: boolean;
   publish: (policies: ApprovalPolicies) => void;
@@ -23,24 +24,33 @@ export interface ApprovalPoliciesDeps {
 
 /** A policy in words, for the settings, the review and the audit log. */
 export function describePolicy(rule: Pick<PolicyRule, 'environment' | 'currency' | 'mode' | 'payoutAbove' | 'batchAbove'>): string {
-  const where = `${LIMIT_ENVIRONMENT_LABELS[rule.environment]} ${rule.currency}`;
+  const where = `${RULE_ENVIRONMENT_LABELS[rule.environment]} ${rule.currency}`;
   if (rule.mode === 'never') return `${where}: nothing needs approval.`;
   if (rule.mode === 'always') return `${where}: every payout and every batch needs approval.`;
   const parts = [rule.payoutAbove !== null ? `payouts above ${amountText(rule.payoutAbove, rule.currency)}` : null, rule.batchAbove !== null ? `batches above ${amountText(rule.batchAbove, rule.currency)} in all` : null].filter((p) => p !== null);
   return `${where}: ${parts.join(' and ')} need approval.`;
 }
 
-const canonical = (value: string | null) => (value === null ? null : (parseDecimal(value)?.toFixed() ?? null));
+const POLICY_AUDIT: RuleAudit<PolicyFields> = {
+  set: 'approvals.policy-set',
+  remove: 'approvals.policy-remove',
+  setDetails: (rule, before) => ({ ...rule, text: describePolicy(rule), before: before ? describePolicy(before) : null }),
+  removeDetails: (before) => ({ before: describePolicy(before) }),
+};
 
 export class ApprovalPoliciesService {
-  constructor(private readonly deps: ApprovalPoliciesDeps) {}
+  private readonly rules: AmountRuleBook<PolicyFields>;
+
+  constructor(private readonly deps: ApprovalPoliciesDeps) {
+    this.rules = new AmountRuleBook(deps.repos.approvalPolicies, deps.repos, POLICY_AUDIT, () => this.publish());
+  }
 
   get team(): boolean {
     return this.deps.team;
   }
 
   async list(): Promise<ApprovalPolicies> {
-    return { policies: (await this.deps.repos.approvals.policies()).map(view), expiryHours: await this.expiryHours(), team: this.deps.team };
+    return { policies: (await this.deps.repos.approvalPolicies.all()).map(view), expiryHours: await this.expiryHours(), team: this.deps.team };
   }
 
   async expiryHours(): Promise<number> {
@@ -48,36 +58,20 @@ export class ApprovalPoliciesService {
     return Number.isInteger(stored) && stored > 0 ? stored : DEFAULT_EXPIRY_HOURS;
   }
 
-  async set(input: { environment: PolicyEnvironment; currency: string; mode: PolicyMode; payoutAbove: string | null; batchAbove: string | null }): Promise<PolicyView> {
-    const rule = {
+  async set(input: { environment: RuleEnvironment; currency: string; mode: PolicyMode; payoutAbove: string | null; batchAbove: string | null }): Promise<PolicyView> {
+    const threshold = input.mode === 'threshold';
+    const saved = await this.rules.set({
       environment: input.environment,
       currency: input.currency,
       mode: input.mode,
-      payoutAbove: input.mode === 'threshold' ? canonical(input.payoutAbove) : null,
-      batchAbove: input.mode === 'threshold' ? canonical(input.batchAbove) : null,
-    };
-    const { approvals, audit, transaction } = this.deps.repos;
-    const saved = await transaction(async () => {
-      const before = await approvals.policy(rule.environment, rule.currency);
-      const saved = await approvals.upsertPolicy(rule);
-      await audit.append({ actor: 'user', action: 'approvals.policy-set', subject: `${rule.currency}/${rule.environment}`, details: { ...rule, text: describePolicy(rule), before: before ? describePolicy(before) : null } });
-      return saved;
+      payoutAbove: threshold ? ruleAmount(input.payoutAbove) : null,
+      batchAbove: threshold ? ruleAmount(input.batchAbove) : null,
     });
-    await this.publish();
     return view(saved);
   }
 
-  async remove(environment: PolicyEnvironment, currency: string): Promise<{ removed: boolean }> {
-    const { approvals, audit, transaction } = this.deps.repos;
-    const removed = await transaction(async () => {
-      const before = await approvals.policy(environment, currency);
-      if (!before) return false;
-      await approvals.removePolicy(environment, currency);
-      await audit.append({ actor: 'user', action: 'approvals.policy-remove', subject: `${currency}/${environment}`, details: { before: describePolicy(before) } });
-      return true;
-    });
-    if (removed) await this.publish();
-    return { removed };
+  remove(environment: RuleEnvironment, currency: string): Promise<{ removed: boolean }> {
+    return this.rules.remove(environment, currency);
   }
 
   async setExpiry(hours: number): Promise<ApprovalPolicies> {
@@ -92,7 +86,7 @@ export class ApprovalPoliciesService {
 
   /** What one payout of this amount needs. */
   async forPayout(profile: Profile, currency: string, amount: string): Promise<ApprovalNeed> {
-    const rule = await this.deps.repos.approvals.applicablePolicy(profile.environment, currency);
+    const rule = await this.deps.repos.approvalPolicies.ruleFor(profile.environment, currency);
     const needed = rule !== undefined && (rule.mode === 'always' || (rule.mode === 'threshold' && rule.payoutAbove !== null && compareAmounts(amount, rule.payoutAbove) > 0));
     return this.need(rule, needed, amountText(amount, currency), currency);
   }
@@ -100,7 +94,7 @@ export class ApprovalPoliciesService {
   /** What a batch with these totals per currency needs: approval when any currency's total is above its rule. */
   async forBatch(profile: Profile, totals: readonly { currency: string; amount: string }[]): Promise<ApprovalNeed> {
     for (const total of totals) {
-      const rule = await this.deps.repos.approvals.applicablePolicy(profile.environment, total.currency);
+      const rule = await this.deps.repos.approvalPolicies.ruleFor(profile.environment, total.currency);
       const needed = rule !== undefined && (rule.mode === 'always' || (rule.mode === 'threshold' && rule.batchAbove !== null && compareAmounts(total.amount, rule.batchAbove) > 0));
       if (needed) return this.need(rule, true, amountText(total.amount, total.currency), total.currency);
     }

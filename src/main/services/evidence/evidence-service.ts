@@ -1,7 +1,7 @@
 // The evidence pack: everything the ledger knows about one transaction, as one JSON document to
 // hand to the provider's support or an auditor — the ledger row, every create attempt (request as
 // stored, answer), every raw notification (body and headers), every status read, the audit entries
-// and the vaulted token's metadata. It never holds a secret: every part goes through the shared
+// the vaulted token's metadata, and the settlement report lines that settle it (statements). It never holds a secret: every part goes through the shared
 // masker once, field by field (card numbers masked to first 6 / last 4; CVV, merchant_jwt,
 // merchant-token and private keys removed; ids, references and amounts kept byte for byte), a
 // notification's raw body and headers as text (raw.ts), and the listener's unguessable path (it
@@ -9,7 +9,7 @@
 import type { TransactionSubject } from '../../../shared/contract';
 import { parseJson, stringifyJson } from '../../../shared/json';
 import { REDACTED, redact } from '../../../shared/redact';
-import { describePayinStatus, describePayoutStatus, describeReason } from '../../../shared/spec/codes';
+import { describeReason } from '../../../shared/spec/codes';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
@@ -18,6 +18,9 @@ import { ServiceError } from '../errors';
 import type { LedgerViews } from '../ledger-views/ledger-views';
 import { bodyText, headerPairs } from '../ledger-views/raw';
 import { cardView } from '../payments/views';
+import { KIND_OF_ATTEMPT, TRANSACTION_KINDS, transactionOf } from '../../transaction-kinds';
+import { lineView } from '../statements/views';
+import { profileIdentity } from '../profile-service';
 
 export const EVIDENCE_FORMAT = 'paydesk-evidence-pack/1';
 
@@ -38,15 +41,14 @@ export class EvidenceService {
 
   async export(subject: TransactionSubject, id: number): Promise<{ filename: string; json: string }> {
     const { repos } = this.deps;
-    const record: PayinRecord | PayoutRecord | undefined = subject === 'payin' ? await repos.payins.byId(id) : await repos.payouts.byId(id);
-    if (!record) throw new ServiceError('not_found', `No ${subject === 'payin' ? 'pay-in' : 'payout'} with id ${id} in the ledger.`);
+    const kind = TRANSACTION_KINDS[subject];
+    const record: PayinRecord | PayoutRecord | undefined = await kind.store(repos).byId(id);
+    if (!record) throw new ServiceError('not_found', `No ${kind.noun} with id ${id} in the ledger.`);
     const profile = await repos.profiles.get(record.profileId);
-    const reference = 'requestId' in record ? record.requestId : record.merchantReference;
-    const gatewayId = 'requestId' in record ? record.payinId : record.payoutId;
-    const describe = subject === 'payin' ? describePayinStatus : describePayoutStatus;
+    const { reference, gatewayId } = transactionOf(record);
 
     const attempts = (await repos.attempts.forReference(record.profileId, reference))
-      .filter((a) => (subject === 'payin' ? a.kind !== 'payout' : a.kind === 'payout'))
+      .filter((a) => KIND_OF_ATTEMPT[a.kind] === subject)
       .map((a) => ({
         id: a.id,
         kind: a.kind,
@@ -63,7 +65,7 @@ export class EvidenceService {
         lastSentAt: a.lastSentAt,
         completedAt: a.completedAt,
       }));
-    const notifications = (subject === 'payin' ? await repos.notifications.forPayin(id) : await repos.notifications.forPayout(id)).map((n) => {
+    const notifications = (await kind.notifications(repos, id)).map((n) => {
       // Body and headers are masked as text by bodyText and headerPairs; the masker sees the rest.
       const body = bodyText(n.body);
       return {
@@ -85,7 +87,7 @@ export class EvidenceService {
         bodySha256: sha256Hex(n.body.toString('utf8')),
       };
     });
-    const statusReads = (subject === 'payin' ? await repos.statusReads.forPayin(id) : await repos.statusReads.forPayout(id)).map((r) => ({
+    const statusReads = (await kind.statusReads(repos, id)).map((r) => ({
       id: r.id,
       reference: r.reference,
       requestedAt: r.requestedAt,
@@ -98,18 +100,12 @@ export class EvidenceService {
       error: r.error,
     }));
     const audit = (await this.deps.views.auditFor(record.profileId, [reference, gatewayId])).map((e) => ({ ...e, details: asJson(e.details) }));
-    const tokens =
-      subject === 'payin'
-        ? (await repos.tokens.list(record.profileId)).filter((t) => (gatewayId !== null && t.payinId === gatewayId) || t.requestId === reference)
-        : [];
+    const linked = { id, profileId: record.profileId, reference, gatewayId };
+    const tokens = await kind.vaultedTokens(repos, linked);
 
     const card = (await repos.cards.of(subject, [id])).get(id) ?? null;
     // Who made and who approved a payout (or its batch) the approval policy held back, under which rule, bound to which body.
-    // A payout of a batch was approved with its batch, as a whole.
-    const batchId = subject === 'payout' ? await repos.batches.batchOfPayoutRow(id) : undefined;
-    const approvalRecords =
-      subject === 'payout' ? [...(await repos.approvals.forSubject('payout', record.profileId, reference)), ...(batchId === undefined ? [] : await repos.approvals.forSubject('batch', record.profileId, String(batchId)))] : [];
-    const approvals = approvalRecords.map((a) => ({
+    const approvals = (await kind.approvals(repos, linked)).map((a) => ({
       kind: a.kind,
       id: a.id,
       state: a.state,
@@ -124,24 +120,18 @@ export class EvidenceService {
       expiresAt: a.expiresAt,
       decidedAt: a.decidedAt,
     }));
+    // What the settlement reports say of it: the lines matched to it (by id, or by a person).
+    const settlement = (await repos.settlementLines.forRow(subject, id)).map(lineView);
     const document = {
       format: EVIDENCE_FORMAT,
       exportedAt: isoTime(this.deps.now()),
       generator: { app: 'Paydesk', version: this.deps.version },
-      profile: profile && redact({
-        id: profile.id,
-        name: profile.name,
-        environment: profile.environment,
-        baseUrl: profile.baseUrl,
-        merchantId: profile.merchantId,
-        merchantSiteId: profile.merchantSiteId,
-        kid: profile.kid,
-      }),
+      profile: profile && redact(profileIdentity(profile)),
       subject,
       transaction: redact({
         ...record,
         card: cardView(card),
-        statusMeaning: record.statusCode === null ? null : describe(record.statusCode).meaning,
+        statusMeaning: record.statusCode === null ? null : kind.describeStatus(record.statusCode).meaning,
         reasonMeaning: record.reasonCode === null ? null : describeReason(record.reasonCode).meaning,
       }),
       attempts: redact(attempts),
@@ -150,6 +140,7 @@ export class EvidenceService {
       audit: redact(audit),
       approvals: redact(approvals),
       tokens: redact(tokens),
+      settlement: redact(settlement),
     };
     let json = stringifyJson(document, 2);
     // The listener path is a capability: whoever knows it can post to the listener.

@@ -27,19 +27,20 @@ import type { Page } from '../../ledger/repositories/page';
 import type { PayinRecord } from '../../ledger/repositories/payins';
 import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { TransactionRecord } from '../../ledger/repositories/transactions';
-import type { TransactionKind } from '../../ledger/status';
+import { KIND_OF_ATTEMPT, TRANSACTION_KINDS, transactionOf, type TransactionKind } from '../../transaction-kinds';
 import type { Clock } from '../../ledger/support';
 import { ServiceError } from '../errors';
+import type { ReferenceReadRefusal, ReferenceReads } from '../verification/reference-reads';
 import { cardView, payinView, payinViews, payoutView, payoutViews } from '../payments/views';
 import { guarded, toFilter } from './list-filter';
 import { bodyText, headerPairs, safeText } from './raw';
 
-const PAYIN_ATTEMPT_KINDS = new Set(['payin', 'tokenization', 'token_charge']);
 
 export class LedgerViews {
   constructor(
     private readonly repos: Repositories,
     private readonly now: Clock,
+    private readonly referenceReads?: Pick<ReferenceReads, 'refusalFor'>,
   ) {}
 
   /** One keyset page, never its total: on a million rows the count costs more than the page (countPayins). */
@@ -136,10 +137,12 @@ export class LedgerViews {
     return { payin: await payinView(record, this.repos), ...(await this.timeline('payin', record)) };
   }
 
-  async payoutTimeline(id: number): Promise<{ payout: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] }> {
+  async payoutTimeline(id: number): Promise<{ payout: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[]; referenceReadRefused: ReferenceReadRefusal | null }> {
     const record = await this.repos.payouts.byId(id);
     if (!record) throw new ServiceError('not_found', `No payout with id ${id} in the ledger.`);
-    return { payout: await payoutView(record, this.repos), ...(await this.timeline('payout', record)) };
+    // Read by merchantReference only while it has no payout_id: then whether its gateway can.
+    const referenceReadRefused = record.payoutId === null ? ((await this.referenceReads?.refusalFor(record.profileId)) ?? null) : null;
+    return { payout: await payoutView(record, this.repos), ...(await this.timeline('payout', record)), referenceReadRefused };
   }
 
   /**
@@ -149,12 +152,11 @@ export class LedgerViews {
    */
   async timeline(subject: TransactionKind, record: PayinRecord | PayoutRecord): Promise<{ entries: TimelineEntry[]; contradictions: ContradictingClaim[] }> {
     const { repos } = this;
-    const reference = 'requestId' in record ? record.requestId : record.merchantReference;
-    const gatewayId = 'requestId' in record ? record.payinId : record.payoutId;
+    const { reference, gatewayId } = transactionOf(record);
     const entries: TimelineEntry[] = [];
     const none = { event: null, statusCode: null, outcome: null, detail: null, request: null, response: null, headers: null };
 
-    const attempts = (await repos.attempts.forReference(record.profileId, reference)).filter((a) => (subject === 'payin' ? PAYIN_ATTEMPT_KINDS.has(a.kind) : a.kind === 'payout'));
+    const attempts = (await repos.attempts.forReference(record.profileId, reference)).filter((a) => KIND_OF_ATTEMPT[a.kind] === subject);
     for (const a of attempts) {
       entries.push({ ...none, key: `attempt:${a.id}:request`, at: a.lastSentAt ?? a.createdAt, kind: 'request', title: `Create request (${a.kind}), Idempotency-Key ${a.idempotencyKey}`, outcome: a.state, detail: a.tryCount > 1 ? `sent ${a.tryCount} times with the same key` : null, request: safeText(a.requestBody) });
       if (a.responseBody !== null || a.httpStatus !== null || a.error !== null) {
@@ -171,12 +173,12 @@ export class LedgerViews {
         });
       }
     }
-    const notifications = subject === 'payin' ? await repos.notifications.forPayin(record.id) : await repos.notifications.forPayout(record.id);
+    const notifications = await TRANSACTION_KINDS[subject].notifications(repos, record.id);
     const contradictions = notifications.filter((n) => n.outcome === 'mismatch').map((n) => ({ notificationId: n.id, statusCode: n.statusCode, receivedAt: n.receivedAt, detail: n.detail }));
     for (const n of notifications) {
       entries.push({ ...none, key: `notification:${n.id}`, at: n.receivedAt, kind: 'notification', title: `Notification ${n.event ?? '(unknown event)'}`, event: n.event, statusCode: n.statusCode, outcome: n.outcome, detail: n.detail, request: bodyText(n.body).text, headers: headerPairs(n.rawHeaders) });
     }
-    const reads = subject === 'payin' ? await repos.statusReads.forPayin(record.id) : await repos.statusReads.forPayout(record.id);
+    const reads = await TRANSACTION_KINDS[subject].statusReads(repos, record.id);
     for (const r of reads) {
       entries.push({ ...none, key: `status-read:${r.id}`, at: r.requestedAt, kind: 'status_read', title: `Status read${r.httpStatus === null ? '' : ` HTTP ${r.httpStatus}`}`, statusCode: r.statusCode, outcome: r.result, detail: r.error, request: safeText(r.requestBody), response: safeText(r.responseBody) });
     }
@@ -195,14 +197,14 @@ export class LedgerViews {
   /** Every catalogue code with how many ledger rows and notifications carry it, and the unknown codes seen. */
   async codesUsage(): Promise<{ codes: CodeUsage[]; unknown: CodeUsage[] }> {
     const { payinStatus: payinRows, payoutStatus: payoutRows, reasons: reasonRows, notified } = await this.repos.codeUsage.counts();
-    const payinNotified = new Map<string, number>();
-    const payoutNotified = new Map<string, number>();
+    const notifiedCodes: Record<TransactionKind, Map<string, number>> = { payin: new Map(), payout: new Map() };
     for (const r of notified) {
       const subject = statusSubjectOf(r.event); // a vaulting result's status is not a pay-in's; an unknown event's is nobody's
       if (subject === null) continue;
-      const target = subject === 'payout' ? payoutNotified : payinNotified;
+      const target = notifiedCodes[subject];
       target.set(r.code, (target.get(r.code) ?? 0) + r.n);
     }
+    const { payin: payinNotified, payout: payoutNotified } = notifiedCodes;
     const codes: CodeUsage[] = [
       ...PAYIN_STATUS_CATALOGUE.map((e) => ({ kind: 'payin_status' as const, code: String(e.code), known: true, rows: payinRows.get(String(e.code)) ?? 0, notifications: payinNotified.get(String(e.code)) ?? 0 })),
       ...PAYOUT_STATUS_CATALOGUE.map((e) => ({ kind: 'payout_status' as const, code: e.code, known: true, rows: payoutRows.get(e.code) ?? 0, notifications: payoutNotified.get(e.code) ?? 0 })),

@@ -1,70 +1,75 @@
 // Payout limits: configure them (audited, pushed), describe them for the review step, and enforce
 // them. guard() runs inside the transaction that records a payout, before its attempt is
 // prepared, so two payouts sent at once (a batch runs several) cannot both squeeze under a limit.
-import type { LimitCheck, LimitCheckResult, LimitEnvironment, LimitsList, LimitView } from '../../../shared/contract';
+import type { LimitCheck, LimitCheckResult, LimitsList, LimitView, RuleEnvironment } from '../../../shared/contract';
 import { amountText, compareAmounts, parseDecimal, sumAmounts } from '../../../shared/money';
 import type { Repositories } from '../../ledger/repositories/index';
-import type { LimitRule } from '../../ledger/repositories/limits';
+import type { LimitFields, LimitRule } from '../../ledger/repositories/limits';
 import type { Profile } from '../../ledger/repositories/profiles';
+import { AmountRuleBook, ruleAmount, type RuleAudit } from '../amount-rules';
 import { ServiceError } from '../errors';
 import type { ProfileService } from '../profile-service';
+import type { DuplicateGuard } from '../payments/duplicate-guard';
 
 export interface LimitServiceDeps {
   repos: Pick<Repositories, 'limits' | 'audit' | 'transaction'>;
   profiles: Pick<ProfileService, 'resolve'>;
+  /** The duplicate window is set with the limits (the payout guards finance configures). */
+  duplicates: Pick<DuplicateGuard, 'windowDays' | 'setWindowDays'>;
   now: () => Date;
   publish: (list: LimitsList) => void;
 }
 
-const ENVIRONMENT_WORDS: Record<LimitEnvironment, string> = { any: 'every environment', local: 'local emulator', live: 'live' };
+const ENVIRONMENT_WORDS: Record<RuleEnvironment, string> = { any: 'every environment', local: 'local emulator', live: 'live' };
 
 /** Midnight UTC of the day `now` falls in: daily limits count the payouts since. */
 function utcDayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-const usageEnvironments = (environment: LimitEnvironment): ('local' | 'live')[] => (environment === 'any' ? ['local', 'live'] : [environment]);
+const usageEnvironments = (environment: RuleEnvironment): ('local' | 'live')[] => (environment === 'any' ? ['local', 'live'] : [environment]);
+
+/** What a limit's audit entry records of it. */
+const limitAmounts = (rule: LimitRule) => ({ perPayoutMax: rule.perPayoutMax, dailyMax: rule.dailyMax });
+
+const LIMIT_AUDIT: RuleAudit<LimitFields> = {
+  set: 'limits.set',
+  remove: 'limits.remove',
+  setDetails: (rule, before) => ({ ...rule, before: before ? limitAmounts(before) : null }),
+  removeDetails: (before) => ({ environment: before.environment, currency: before.currency, before: limitAmounts(before) }),
+};
 
 export class LimitService {
-  constructor(private readonly deps: LimitServiceDeps) {}
+  private readonly rules: AmountRuleBook<LimitFields>;
+
+  constructor(private readonly deps: LimitServiceDeps) {
+    this.rules = new AmountRuleBook(deps.repos.limits, deps.repos, LIMIT_AUDIT, () => this.publish());
+  }
 
   async list(): Promise<LimitsList> {
     const now = this.deps.now();
     const limits: LimitView[] = [];
     for (const rule of await this.deps.repos.limits.all()) limits.push(await this.view(rule, now));
-    return { day: utcDayStart(now).toISOString().slice(0, 10), limits };
+    return { day: utcDayStart(now).toISOString().slice(0, 10), limits, duplicateWindowDays: await this.deps.duplicates.windowDays() };
   }
 
-  async set(input: { environment: LimitEnvironment; currency: string; perPayoutMax: string | null; dailyMax: string | null }): Promise<LimitView> {
-    const canonical = (value: string | null) => (value === null ? null : (parseDecimal(value)?.toFixed() ?? null));
-    const rule = { environment: input.environment, currency: input.currency, perPayoutMax: canonical(input.perPayoutMax), dailyMax: canonical(input.dailyMax) };
-    const { limits, audit, transaction } = this.deps.repos;
-    const saved = await transaction(async () => {
-      const before = await limits.find(rule.environment, rule.currency);
-      const saved = await limits.upsert(rule);
-      await audit.append({
-        actor: 'user',
-        action: 'limits.set',
-        subject: `${rule.currency}/${rule.environment}`,
-        details: { ...rule, before: before ? { perPayoutMax: before.perPayoutMax, dailyMax: before.dailyMax } : null },
-      });
-      return saved;
+  /** How far back a payout is compared with earlier ones to the same account (audited, pushed). */
+  async setDuplicateWindow(days: number): Promise<LimitsList> {
+    await this.deps.repos.transaction(async () => {
+      const before = await this.deps.duplicates.windowDays();
+      await this.deps.duplicates.setWindowDays(days);
+      await this.deps.repos.audit.append({ actor: 'user', action: 'limits.duplicate_window', subject: 'duplicate window', details: { days, before } });
     });
-    await this.publish();
+    return this.publish();
+  }
+
+  async set(input: { environment: RuleEnvironment; currency: string; perPayoutMax: string | null; dailyMax: string | null }): Promise<LimitView> {
+    const saved = await this.rules.set({ environment: input.environment, currency: input.currency, perPayoutMax: ruleAmount(input.perPayoutMax), dailyMax: ruleAmount(input.dailyMax) });
     return this.view(saved, this.deps.now());
   }
 
-  async remove(environment: LimitEnvironment, currency: string): Promise<{ removed: boolean }> {
-    const { limits, audit, transaction } = this.deps.repos;
-    const removed = await transaction(async () => {
-      const before = await limits.find(environment, currency);
-      if (!before) return false;
-      await limits.remove(environment, currency);
-      await audit.append({ actor: 'user', action: 'limits.remove', subject: `${currency}/${environment}`, details: { environment, currency, before: { perPayoutMax: before.perPayoutMax, dailyMax: before.dailyMax } } });
-      return true;
-    });
-    if (removed) await this.publish();
-    return { removed };
+  remove(environment: RuleEnvironment, currency: string): Promise<{ removed: boolean }> {
+    return this.rules.remove(environment, currency);
   }
 
   /** What the limits say about one payout through the given profile (or the active one), for the review step. */
@@ -133,7 +138,9 @@ export class LimitService {
     return { ...rule, usage };
   }
 
-  private async publish(): Promise<void> {
-    this.deps.publish(await this.list());
+  private async publish(): Promise<LimitsList> {
+    const list = await this.list();
+    this.deps.publish(list);
+    return list;
   }
 }

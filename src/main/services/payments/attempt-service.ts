@@ -2,7 +2,8 @@
 // unknown, and recover at startup. An unknown attempt is settled only with its own
 // Idempotency-Key: it is first looked up with a status read like any other (the shared
 // StatusReader: rate limit, recorded, applied; found: settled, nothing sent), a pay-in by
-// request_id, a payout by merchantReference (where the gateway supports it); if the gateway has no
+// request_id, a payout by merchantReference (where the gateway supports it: once it has said it
+// cannot, it is not asked that way again, services/verification/reference-reads.ts); if the gateway has no
 // such pay-in, or a payout it has not or cannot look up, the same bytes go out again under the
 // same key, which the gateway answers with the first response if it had received it. A new key is
 // never used for it. A live payout is resent only with the proof of its review (attempts:review,
@@ -19,6 +20,7 @@ import { signMerchantJwt } from '../../gateway/merchant-jwt';
 import type { Attempt } from '../../ledger/repositories/attempts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
+import { KIND_OF_ATTEMPT, TRANSACTION_KINDS, transactionOf, type TransactionKind } from '../../transaction-kinds';
 import type { ReadRequest } from '../verification/status-reader';
 import { FieldProblems, tokenizeCard } from './bodies';
 import type { PaymentsContext } from './context';
@@ -73,12 +75,11 @@ export class AttemptService {
     private readonly tokens: TokenService,
   ) {}
 
-  async list(subject: 'payin' | 'payout', id: number): Promise<AttemptView[]> {
+  async list(subject: TransactionKind, id: number): Promise<AttemptView[]> {
     const { repos } = this.ctx;
-    const row = subject === 'payin' ? await repos.payins.byId(id) : await repos.payouts.byId(id);
+    const row = await TRANSACTION_KINDS[subject].store(repos).byId(id);
     if (!row) throw new ServiceError('not_found', `No ${subject} ${id} in the ledger.`);
-    const reference = 'requestId' in row ? row.requestId : row.merchantReference;
-    return (await repos.attempts.forReference(row.profileId, reference)).map(attemptView);
+    return (await repos.attempts.forReference(row.profileId, transactionOf(row).reference)).map(attemptView);
   }
 
   /** Where a create a person waits on stands now (its latest progress report), or null when none is in flight. */
@@ -158,12 +159,14 @@ export class AttemptService {
     let outcome: AttemptOutcome;
     if (attempt.state === 'unknown') {
       // Looked up by its own reference first: found, it is settled and nothing is sent.
-      const request: ReadRequest = attempt.kind === 'payout' ? { subject: 'payout', merchantReference: attempt.reference } : { subject: 'payin', requestId: attempt.reference };
-      const read = await this.ctx.readStatus(profile, request, how.wait);
+      const request: ReadRequest = { subject: KIND_OF_ATTEMPT[attempt.kind], reference: attempt.reference };
+      // A payout whose gateway has said it cannot read by merchantReference is not asked again (notAsked).
+      const read = await this.ctx.lookUp(profile, request, how.wait);
       outcome = await runner.settleByRead(attempt.idempotencyKey, read.answer ?? { kind: 'not_sent', reason: read.detail ?? read.result });
       // Not at the gateway: the first request never arrived, so resending it under its key is safe.
-      // A payout the gateway could not look up is resent under its key too: the gateway answers a
-      // key it knows with its first answer (the spec reads payouts only by the lost payout_id).
+      // A payout the gateway could not look up, or cannot by that key, is resent under its key too:
+      // the gateway answers a key it knows with its first answer (the spec reads payouts only by the
+      // lost payout_id).
       const resendable = outcome.state === 'unknown' && (outcome.lookup === 'not_found' || attempt.kind === 'payout');
       if (resendable && how.resend !== false) outcome = await runner.resume(attempt.idempotencyKey, options);
     } else if (how.resend !== false) {

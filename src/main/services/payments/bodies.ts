@@ -2,7 +2,8 @@
 // field rules the emulator applies) before anything is recorded or sent: a 400-class input error
 // never reaches the network, and every offending field is named at once, by the name the form uses.
 import type { PayinCreateForm, PayoutCreateForm, TokenChargeForm, TokenizeForm } from '../../../shared/contract';
-import { LosslessNumber } from '../../../shared/json';
+import { typedAmount } from '../../../shared/money';
+import { unreadableFields } from '../../../shared/readable-text';
 import { CARD_PAYIN_METHODS, isPayoutMethod } from '../../../shared/spec/methods';
 import {
   CARD_FIELDS,
@@ -28,9 +29,6 @@ import { ServiceError } from '../errors';
 /** Passes the shape check of merchant_jwt while the body is validated; replaced by the signed JWT before sending. */
 export const JWT_PLACEHOLDER = 'unsigned.placeholder.jwt';
 
-const DECIMAL_TEXT = /^(0|[1-9]\d*)(\.\d+)?$/;
-const AMOUNT_FORMAT = 'must be a decimal number such as 10.50 (digits, an optional dot and decimals)';
-
 /** Field → problem, collected from several checks and thrown as one input error. */
 export class FieldProblems {
   readonly fields: Record<string, string> = {};
@@ -50,26 +48,30 @@ export class FieldProblems {
   }
 }
 
-/** The values a form gave, without blank strings: a blank required field is "missing" either way. */
+/**
+ * The values a form gave, without blank strings: a blank required field is "missing" either way.
+ * An amount is taken without the spaces around it, as every form reads it (typedAmount).
+ */
 function given<T extends object>(form: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const value = form[key];
     if (value === undefined || (typeof value === 'string' && value.trim() === '')) continue;
-    out[key] = value;
+    out[key] = key === 'amount' && typeof value === 'string' ? value.trim() : value;
   }
   return out;
 }
 
-/** The amount as the validator sees it (an exact JSON number), with our own message for text that is not a decimal. */
+/** The amount as the validator sees it (an exact JSON number), or text that is none named for what it is (typedAmount). */
 function forValidation(body: Record<string, unknown>, amountField: string, problems: FieldProblems): Record<string, unknown> {
   const amount = body.amount;
   if (typeof amount !== 'string') return body;
-  if (!DECIMAL_TEXT.test(amount)) {
-    problems.add(amountField, AMOUNT_FORMAT);
+  const typed = typedAmount(amount);
+  if (!typed.ok) {
+    problems.add(amountField, typed.message);
     return { ...body, amount: undefined };
   }
-  return { ...body, amount: new LosslessNumber(amount) };
+  return { ...body, amount: typed.value };
 }
 
 export interface PayinContext {
@@ -161,6 +163,8 @@ export interface PayoutContext {
 /** Spec 2.7 with our documented choices: mode "direct", paymentDetails.method = method. */
 export async function payoutCreateBody(form: PayoutCreateForm, ctx: PayoutContext): Promise<Record<string, unknown>> {
   const problems = new FieldProblems();
+  // A name lost or garbled on its way in (a file read in the wrong encoding) is never sent.
+  for (const [field, problem] of Object.entries(unreadableFields(form))) problems.add(field, problem);
   const top = given(form, PAYOUT_FORM_FIELDS);
   const method = typeof top.method === 'string' ? top.method : undefined;
   const details = form.paymentDetails ? given(form.paymentDetails, PAYOUT_DETAIL_FIELDS) : {};

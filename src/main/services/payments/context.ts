@@ -1,6 +1,8 @@
 // What the payment services share: the ledger, the gateway sessions, the status reader, the
 // profile lookup and the push publisher. Passed in by core.ts; nothing here is a module-level
 // singleton.
+import type { TransactionKind } from '../../ledger/status';
+import type { DuplicateGuard } from './duplicate-guard';
 import type { ApprovalNeed, LimitCheckResult } from '../../../shared/contract';
 import type { PayoutCreateInput } from '../../gateway/endpoints';
 import type { Clock, IdSource } from '../../gateway/runtime';
@@ -14,6 +16,7 @@ import type { Logger } from '../../logger';
 import type { GatewaySessions } from '../gateway-sessions';
 import type { ProfileService } from '../profile-service';
 import { ServiceError } from '../errors';
+import { refusedReferenceReadText, type ReferenceReads } from '../verification/reference-reads';
 import type { ReadRequest, StatusReader, StatusReadOutcome } from '../verification/status-reader';
 import { AttemptProgressBoard } from './progress';
 import { publishTransactionChanged, type TransactionChange } from './pushes';
@@ -29,7 +32,7 @@ export interface TransactionRef {
 
 export interface PaymentsDeps {
   repos: Repositories;
-  profiles: Pick<ProfileService, 'resolve' | 'require'>;
+  profiles: Pick<ProfileService, 'resolve' | 'require' | 'forSending'>;
   credentials: Pick<CredentialService, 'signingKey'>;
   gateways: GatewaySessions;
   /** Notifications that arrived before the transaction was known are applied once it is (awaited). */
@@ -45,6 +48,10 @@ export interface PaymentsDeps {
    * client-side rate limit (and Retry-After) shared with the verifier, and one way to apply it.
    */
   reader: Pick<StatusReader, 'readFor'>;
+  /** Whether a profile's gateway has said it cannot read payouts by merchantReference (the settler's notes). */
+  referenceReads: ReferenceReads;
+  /** Told the state each pay-in or payout create ended in (metrics). */
+  onCreated?: (kind: TransactionKind, state: string) => void;
   /** A notification a status read re-marked as contradicted (pushed as notifications:notification-changed). */
   notificationChanged?: (id: number) => Promise<unknown>;
   /**
@@ -52,8 +59,10 @@ export interface PaymentsDeps {
    * no two concurrent payouts can both pass it; rejects with a ServiceError to refuse (payout limits).
    */
   payoutGuard?: (profile: Profile, body: PayoutCreateInput) => Promise<void>;
-  /** The review proofs live payouts need (issue 13): issued by the reviews, redeemed by the sends. */
+  /** The review proofs live payouts need: issued by the reviews, redeemed by the sends. */
   reviews: ReviewGate;
+  /** Earlier payouts a new one may repeat (duplicate-guard.ts); none are looked for when absent. */
+  duplicates?: Pick<DuplicateGuard, 'matches' | 'windowDays'>;
   /** What the payout limits say of a payout, for its review. */
   checkLimits: (profile: Profile, currency: string, amount: string) => Promise<LimitCheckResult>;
   /** What the approval policy asks of a payout before it is sent (services/approvals); none when absent. */
@@ -85,6 +94,11 @@ export class PaymentsContext {
     return this.deps.profiles.resolve(profileId);
   }
 
+  /** The profile a request is sent from: the given one or the active one, never an archived one. */
+  sendingProfile(profileId: string | undefined): Promise<Profile> {
+    return this.deps.profiles.forSending(profileId);
+  }
+
   /**
    * A pay-in or payout of the ledger (`what` names it in the not_found error): by its row id (of
    * the given profile, when one is given), else in the given (or active) profile by the gateway's
@@ -108,17 +122,28 @@ export class PaymentsContext {
   }
 
   /**
-   * A status read a person asked for (or, waiting as long as the rate limit needs, the automatic
-   * settling of an unknown attempt), through the shared reader; what it changed is pushed. A read
-   * that could not even be attempted (the app is closing) is an error; a rate-limited one is not.
+   * A status read a person asked for, through the shared reader; what it changed is pushed. A read
+   * that could not even be attempted (the app is closing; a payout's gateway that cannot read by
+   * merchantReference, which says so) is an error; a rate-limited one is not.
    */
   async readStatus(profile: Profile, request: ReadRequest, wait: 'person' | 'background' = 'person'): Promise<StatusReadOutcome & { read: NonNullable<StatusReadOutcome['read']> }> {
+    const outcome = await this.lookUp(profile, request, wait);
+    const { read } = outcome;
+    if (read === null) throw new ServiceError('unavailable', outcome.notAsked ? `Not read: ${refusedReferenceReadText(outcome.notAsked)}.` : `The status read was not sent: ${outcome.detail ?? 'the app is closing'}.`);
+    return { ...outcome, read };
+  }
+
+  /**
+   * The lookup of an unknown attempt by its reference (waiting as long as the rate limit needs when
+   * it is the automatic settling's), as readStatus, except that a read the gateway was not asked
+   * because it cannot read by that key comes back (notAsked) for the attempt to be settled otherwise.
+   */
+  async lookUp(profile: Profile, request: ReadRequest, wait: 'person' | 'background' = 'person'): Promise<StatusReadOutcome> {
     const outcome = await this.deps.reader.readFor(profile, request, wait);
     for (const id of outcome.contradictedNotifications) await this.deps.notificationChanged?.(id);
     if (outcome.rowId !== null) await this.publish({ subject: outcome.subject, rowId: outcome.rowId });
-    const { read } = outcome;
-    if (read === null) throw new ServiceError('unavailable', `The status read was not sent: ${outcome.detail ?? 'the app is closing'}.`);
-    return { ...outcome, read };
+    if (outcome.read === null && outcome.notAsked === null) throw new ServiceError('unavailable', `The status read was not sent: ${outcome.detail ?? 'the app is closing'}.`);
+    return outcome;
   }
 
   now(): Date {

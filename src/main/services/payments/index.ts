@@ -1,4 +1,4 @@
-// The payments domain (issue 4): pay-ins, tokenization and token charges, payouts, status reads,
+// The payments domain: pay-ins, tokenization and token charges, payouts, status reads,
 // create-call attempts and the merchant-JWT tools, built on one shared context.
 import { AttemptService } from './attempt-service';
 import { PaymentsContext, type PaymentsDeps } from './context';
@@ -34,6 +34,6 @@ export function createPaymentServices(deps: PaymentsDeps): PaymentServices {
     payouts: new PayoutService(ctx, submitter),
     attempts,
     jwt: new JwtTools(ctx),
-    settler: new UnknownSettler({ repos: deps.repos, attempts, now: () => new Date(deps.clock.now()), log: deps.log }),
+    settler: new UnknownSettler({ repos: deps.repos, attempts, referenceReads: deps.referenceReads, now: () => new Date(deps.clock.now()), log: deps.log }),
   };
 }

@@ -18,7 +18,7 @@ import type { PaymentsContext } from './context';
 
 export const TOKENIZE_JWT_WITHHELD =
   'An op=tokenize JWT carries the full card number in readable base64, so Paydesk keeps it in the main process: ' +
-  'the decoded view shows it with the card number masked. Send it with tokens:tokenize.';
+  'the decoded view shows it with the card number masked. To tokenize a card, use the Tokenize & charge tab: it signs the JWT there and sends it.';
 const PAN_WITHHELD = 'The JWT payload holds something that looks like a card number, so it is not handed to the renderer.';
 
 /** True when the JWT's payload, decoded, holds a card number (the shared safety net's test). */

@@ -36,7 +36,7 @@ export class PayinService {
   }
 
   async create(form: PayinCreateForm): Promise<SubmitResult> {
-    const profile = await this.ctx.profile(form.profileId);
+    const profile = await this.ctx.sendingProfile(form.profileId);
     const body = (await payinCreateBody(form, this.payinContext(profile))) as unknown as PayinCreateInput;
     return this.submitter.payin(profile, 'payin_create', body, cardFacts({ number: body.cardNum, expMonth: body.cardExpireMonth, expYear: body.cardExpireYear }));
   }
@@ -65,7 +65,7 @@ export class PayinService {
   async readStatus(input: { profileId?: string | undefined; payinId?: string | undefined; requestId?: string | undefined }): Promise<{ read: StatusReadView; payin: PayinView | null }> {
     const profile = await this.ctx.profile(input.profileId);
     const { repos } = this.ctx.deps;
-    const outcome = await this.ctx.readStatus(profile, { subject: 'payin', payinId: input.payinId, requestId: input.requestId });
+    const outcome = await this.ctx.readStatus(profile, { subject: 'payin', gatewayId: input.payinId, reference: input.requestId });
     if (outcome.rowId !== null && outcome.answer) await this.settleAttemptByRead(outcome.rowId, outcome.answer);
     const current = outcome.rowId === null ? undefined : await repos.payins.byId(outcome.rowId);
     return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payin: current ? await payinView(current, repos) : null };

@@ -1,6 +1,6 @@
 // Payouts of the four methods: create (validated first, audited, sent exactly once), look up,
 // read the status. Spec 4, rule 3: payouts and their status reads do not exist in the sandbox.
-import type { ApprovalNeed, AttemptView, PayoutCreateForm, PayoutCreateRequest, PayoutReviewView, PayoutView, StatusReadView, SubmitResult } from '../../../shared/contract';
+import type { ApprovalNeed, AttemptView, PayoutCreateForm, PayoutCreateRequest, PayoutMatch, PayoutReviewView, PayoutView, StatusReadView, SubmitResult } from '../../../shared/contract';
 import { describeDestination } from '../../../shared/payout-destination';
 import type { PayoutCreateInput } from '../../gateway/endpoints';
 import { serializeCreateBody } from '../../gateway/serialize';
@@ -8,6 +8,7 @@ import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import { ServiceError } from '../errors';
 import { payoutCreateBody } from './bodies';
+import { DEFAULT_DUPLICATE_WINDOW_DAYS, describeMatches, unconfirmed } from './duplicate-guard';
 import type { PaymentsContext } from './context';
 import type { ReviewSubject } from './review-gate';
 import { reviewedPayout, reviewTicket } from './review-views';
@@ -49,7 +50,7 @@ export class PayoutService {
    * live create needs. Nothing is recorded or sent.
    */
   async review(form: PayoutCreateForm): Promise<PayoutReviewView> {
-    const profile = await this.ctx.profile(form.profileId);
+    const profile = await this.ctx.sendingProfile(form.profileId);
     refuseSandboxPayouts(profile);
     const body = await this.body(form, profile);
     const { reviews, checkLimits } = this.ctx.deps;
@@ -60,7 +61,21 @@ export class PayoutService {
       payout: reviewedPayout(body as unknown as Record<string, unknown>),
       limits,
       approval: await this.approvalNeed(profile, body),
+      duplicates: await this.duplicatesOf(profile, body),
+      duplicateWindowDays: (await this.ctx.deps.duplicates?.windowDays()) ?? DEFAULT_DUPLICATE_WINDOW_DAYS,
     };
+  }
+
+  /** The earlier payouts this one may repeat: same profile, beneficiary account, amount and currency within the window. */
+  private async duplicatesOf(profile: Profile, body: PayoutCreateInput): Promise<PayoutMatch[]> {
+    const guard = this.ctx.deps.duplicates;
+    if (!guard) return [];
+    const details = body.paymentDetails as unknown as Record<string, unknown>;
+    const number = typeof details.cardNum === 'string' ? details.cardNum.replace(/\D/g, '') : '';
+    // A card is compared on its first 6 / last 4 only, as the ledger keeps it.
+    const card = number.length >= 10 ? { bin: number.slice(0, 6), last4: number.slice(-4) } : null;
+    const [matches] = await guard.matches(profile.id, [{ method: body.method, amount: amountOf(body), currency: body.currency, paymentDetails: details, card }]);
+    return matches ?? [];
   }
 
   /**
@@ -69,7 +84,7 @@ export class PayoutService {
    * submitted for approval instead (approvals:request-payout), on a desk its amount is typed again.
    */
   async create(request: PayoutCreateRequest): Promise<SubmitResult> {
-    const { reviewId, confirmed, typedAmount, ...form } = request;
+    const { reviewId, confirmed, typedAmount, confirmedDuplicateOf, ...form } = request;
     const { profile, body } = await this.reviewedBody(form);
     const need = await this.approvalNeed(profile, body);
     if (need.step === 'approval') {
@@ -77,13 +92,29 @@ export class PayoutService {
     }
     this.ctx.deps.approvals?.requireTypedAmount(need, typedAmount);
     this.ctx.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), profile.environment);
-    const extra = { ...(reviewId === undefined ? {} : { reviewId }), ...(need.step === 'typed_amount' ? { confirmedByTypedAmount: need.policy } : {}) };
+    // After the review's own proof (a used one is refused as such): a possible duplicate goes only
+    // with the person's confirmation of each earlier payout it may repeat, required on a live
+    // profile and checked wherever it is given (the review screen always gives it), as the
+    // review's own proof is.
+    const duplicates = await this.duplicatesOf(profile, body);
+    const open = unconfirmed(duplicates, confirmedDuplicateOf);
+    if (open.length > 0 && (profile.environment === 'live' || confirmedDuplicateOf !== undefined)) {
+      throw new ServiceError('conflict', `Nothing was sent: this payout may pay the same people twice. ${describeMatches(open)} went to the same account with the same amount and currency within the last ${await this.ctx.deps.duplicates?.windowDays()} days. Confirm it in the review to send it anyway.`, {
+        confirmedDuplicateOf: `confirm each earlier payout it may repeat: ${open.map((m) => m.id).join(', ')}`,
+      });
+    }
+    const extra = {
+      ...(reviewId === undefined ? {} : { reviewId }),
+      ...(need.step === 'typed_amount' ? { confirmedByTypedAmount: need.policy } : {}),
+      // Audited: the earlier payouts the person confirmed this one may repeat.
+      ...(duplicates.length > 0 ? { confirmedDuplicateOf: duplicates } : {}),
+    };
     return this.submitter.payout(profile, body, this.audit(profile, body, extra));
   }
 
   /** The body create() would send for this form, on its profile (checked as create checks it). */
   async reviewedBody(form: PayoutCreateForm): Promise<{ profile: Profile; body: PayoutCreateInput }> {
-    const profile = await this.ctx.profile(form.profileId);
+    const profile = await this.ctx.sendingProfile(form.profileId);
     refuseSandboxPayouts(profile);
     return { profile, body: await this.body(form, profile) };
   }
@@ -95,7 +126,8 @@ export class PayoutService {
 
   /**
    * A payout an approver approved (services/approvals): sent exactly as reviewed, its audit entry
-   * naming the approval; hooks.afterPrepare records the decision in the intent's transaction.
+   * naming the approval; hooks record the decision (first) and the key it sent under in the
+   * intent's transaction.
    */
   sendApproved(profile: Profile, body: PayoutCreateInput, details: Record<string, unknown>, hooks: PayoutHooks): Promise<SubmitResult> {
     return this.submitter.payout(profile, body, this.audit(profile, body, details), hooks);
@@ -103,7 +135,7 @@ export class PayoutService {
 
   /** A profile's gateway session for prepare(): refused for a sandbox; the merchant-token is read now. */
   async session(profileId: string | undefined): Promise<PayoutSession> {
-    const profile = await this.ctx.profile(profileId);
+    const profile = await this.ctx.sendingProfile(profileId);
     refuseSandboxPayouts(profile);
     const { runner } = await this.ctx.deps.gateways.for(profile);
     return { profile, runner };
@@ -177,13 +209,14 @@ export class PayoutService {
   /**
    * POST /payouts/get-status by payout_id (else merchantReference), through the shared
    * StatusReader (the verifier's rate limit, recorded, applied forward-only, contradicted claims
-   * re-marked). Rate limited: answers at once with result "rate_limited" and when to retry.
+   * re-marked). Rate limited: answers at once with result "rate_limited" and when to retry. By
+   * merchantReference on a gateway that has said it cannot read that way: refused, saying so.
    */
   async readStatus(input: { profileId?: string | undefined; payoutId?: string | undefined; merchantReference?: string | undefined }): Promise<{ read: StatusReadView; payout: PayoutView | null }> {
     const profile = await this.ctx.profile(input.profileId);
     refuseSandboxPayouts(profile);
     const { repos } = this.ctx;
-    const outcome = await this.ctx.readStatus(profile, { subject: 'payout', payoutId: input.payoutId, merchantReference: input.merchantReference });
+    const outcome = await this.ctx.readStatus(profile, { subject: 'payout', gatewayId: input.payoutId, reference: input.merchantReference });
     const current = outcome.rowId === null ? undefined : await repos.payouts.byId(outcome.rowId);
     return { read: statusReadView(outcome.read, outcome.retryAfterSeconds), payout: current ? await payoutView(current, repos) : null };
   }

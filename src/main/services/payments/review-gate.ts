@@ -1,4 +1,4 @@
-// The proof that a person reviewed exactly what a payout path sends (issue 13, point 1). A review
+// The proof that a person reviewed exactly what a payout path sends. A review
 // (payouts:review, batches:review, attempts:review) issues an id bound to the profile, to what is
 // reviewed (a payout, a batch's start or resume, the resume of one attempt) and to a keyed digest
 // of exactly those contents (the bytes of the request, the batch's items); the send redeems it.

@@ -13,8 +13,8 @@
 import type { PayoutView, SubmitResult } from '../../../shared/contract';
 import { isJsonObject } from '../../../shared/json';
 import { notificationReach } from '../../../shared/notification-reach';
+import { beneficiaryKey } from '../../../shared/payout-destination';
 import { maskPansIn } from '../../../shared/redact';
-import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { nextStep } from '../../gateway/advice';
 import type { AttemptOutcome, AttemptRunner, SendOptions, SentOutcome } from '../../gateway/attempt-runner';
 import type { CreateRequests, PayoutCreateInput } from '../../gateway/endpoints';
@@ -26,7 +26,8 @@ import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import type { CardFacts } from '../../ledger/repositories/cards';
 import { ServiceError } from '../errors';
-import { applyPayinCreateAnswer, applyPayoutCreateAnswer, applyRefusal } from './apply';
+import { KIND_OF_ATTEMPT, TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
+import { applyCreateBody, applyRefusal } from './apply';
 import { cardFacts } from './card-facts';
 import type { PaymentsContext } from './context';
 import { attemptView, payinView, payoutView, payoutViewOf } from './views';
@@ -46,8 +47,14 @@ const unreachableLink = (profile: Profile, link: unknown): string | null =>
 
 const decimalText = (amount: CreateRequests[keyof CreateRequests]['amount']): string => (typeof amount === 'string' ? amount : amount.value);
 
-/** What a caller (a batch) records in the same transaction as the payout's intent. */
+/** What a caller (a batch, an approval) records in the same transaction as the payout's intent. */
 export interface PayoutHooks {
+  /**
+   * First of all, before the reference is checked: whatever decides whether this payout is to be
+   * sent at all (an approval's decision). What it refuses is refused for that reason, never as a
+   * reference already used by the payout of whoever decided first.
+   */
+  beforePrepare?: () => void | Promise<void>;
   /** Once the attempt and the payout row exist: whatever refers to them is committed with them (awaited, in the same transaction). */
   afterPrepare?: (key: string, payoutRowId: number) => void | Promise<void>;
 }
@@ -109,12 +116,14 @@ export class Submitter {
     });
     // Committed (the transaction's promise resolved): only now may the request leave.
     await this.ctx.publish({ subject: 'payin', rowId });
-    return this.settle(profile, key, await runner.resume(key, this.ctx.progress.reportTo(profile, session)));
+    const outcome = await runner.resume(key, this.ctx.progress.reportTo(profile, session));
+    this.ctx.deps.onCreated?.('payin', outcome.state);
+    return this.settle(profile, key, outcome);
   }
 
   /**
    * A payout is a user action that sends money: its audit entry is written with the intent, before
-   * sending; hooks.afterPrepare joins that transaction (an approval's decision).
+   * sending; hooks join that transaction (an approval's decision, the key it sent under).
    */
   async payout(profile: Profile, body: PayoutCreateInput, audit: PayoutAudit, hooks: PayoutHooks = {}): Promise<SubmitResult> {
     const { repos } = this.ctx.deps;
@@ -129,14 +138,15 @@ export class Submitter {
     }
     await this.payoutRecorded(answered);
     const attempt = (await repos.attempts.byKey(answered.prepared.key)) as Attempt;
-    return this.describe(attempt, answered.outcome, undefined, await repos.payouts.byId(answered.prepared.rowId), []);
+    return this.describe(attempt, answered.outcome, await repos.payouts.byId(answered.prepared.rowId), []);
   }
 
   /**
    * Records a payout's intent in one transaction (a savepoint of the caller's, when one is open:
-   * a batch records several items' intents with one commit), resolving once it is committed: the
-   * reference is free, the limits allow it, then the attempt (already "sending"), the payout row,
-   * the audit entry and whatever hooks.afterPrepare adds, each awaited in turn. Rejects, recording
+   * a batch records several items' intents with one commit), resolving once it is committed:
+   * hooks.beforePrepare, the reference is free, the limits allow it, then the attempt (already
+   * "sending"), the payout row, the audit entry and whatever hooks.afterPrepare adds, each awaited
+   * in turn. Rejects, recording
    * nothing and keeping nothing in memory, if any of it refuses. The caller calls sendPayout the
    * moment it is committed, or, if its own transaction rolls back, prepared.runner.forget(prepared.key).
    */
@@ -145,6 +155,7 @@ export class Submitter {
     const claimed: string[] = [];
     try {
       return await repos.transaction(async () => {
+        await hooks.beforePrepare?.();
         if (await repos.payouts.byMerchantReference(profile.id, body.merchantReference)) {
           throw new ServiceError('conflict', `merchantReference ${body.merchantReference} is already used by a payout of this profile.`, { merchantReference: 'is already used' });
         }
@@ -156,6 +167,7 @@ export class Submitter {
         const row = await repos.payouts.recordRequest({
           profileId: profile.id,
           merchantReference: body.merchantReference,
+          beneficiaryKey: beneficiaryKey(body.method, body.paymentDetails, card),
           method: body.method,
           amount: decimalText(body.amount),
           currency: body.currency,
@@ -190,13 +202,14 @@ export class Submitter {
       // A push is a courtesy to the renderer; the answer on its way must still be recorded.
     }
     const sent = await sending;
+    this.ctx.deps.onCreated?.('payout', sent.outcome.state);
     return {
       prepared,
       outcome: sent.outcome,
       message: message(sent.outcome, 'payout'),
       record: async () => {
         await sent.record();
-        await applyOutcome(repos, { kind: 'payout', record: { id: prepared.rowId } }, sent.outcome);
+        await applyOutcome(repos, 'payout', prepared.rowId, sent.outcome);
       },
       abandon: sent.abandon,
     };
@@ -222,31 +235,22 @@ export class Submitter {
     const { repos, applier } = this.ctx.deps;
     const attempt = await repos.attempts.byKey(key);
     if (!attempt) throw new ServiceError('not_found', `No attempt with Idempotency-Key ${key}.`);
-    const isPayout = attempt.kind === 'payout';
-    let payin = isPayout ? undefined : await repos.payins.byRequestId(profile.id, attempt.reference);
-    let payout = isPayout ? await repos.payouts.byMerchantReference(profile.id, attempt.reference) : undefined;
+    const kind = KIND_OF_ATTEMPT[attempt.kind];
+    const store = TRANSACTION_KINDS[kind].store(repos);
+    let row: PayinRecord | PayoutRecord | undefined = await store.byReference(profile.id, attempt.reference);
 
-    await repos.transaction(async () => {
-      if (payin) await applyOutcome(repos, { kind: 'payin', record: payin }, outcome);
-      if (payout) await applyOutcome(repos, { kind: 'payout', record: payout }, outcome);
-    });
-
-    if (payin) {
-      await applier.matchOrphans('payin', payin.id);
-      await this.ctx.publish({ subject: 'payin', rowId: payin.id });
-      await this.ctx.deps.pollStatus?.('payin', payin.id);
-      payin = await repos.payins.byId(payin.id);
+    if (row) {
+      const rowId = row.id;
+      await repos.transaction(() => applyOutcome(repos, kind, rowId, outcome));
+      await applier.matchOrphans(kind, rowId);
+      await this.ctx.publish({ subject: kind, rowId });
+      await this.ctx.deps.pollStatus?.(kind, rowId);
+      row = await store.byId(rowId);
     }
-    if (payout) {
-      await applier.matchOrphans('payout', payout.id);
-      await this.ctx.publish({ subject: 'payout', rowId: payout.id });
-      await this.ctx.deps.pollStatus?.('payout', payout.id);
-      payout = await repos.payouts.byId(payout.id);
-    }
-    return this.describe((await repos.attempts.byKey(key)) ?? attempt, outcome, payin, payout, options.needs ?? []);
+    return this.describe((await repos.attempts.byKey(key)) ?? attempt, outcome, row, options.needs ?? []);
   }
 
-  private async describe(attempt: Attempt, outcome: AttemptOutcome, payin: PayinRecord | undefined, payout: PayoutRecord | undefined, needs: string[]): Promise<SubmitResult> {
+  private async describe(attempt: Attempt, outcome: AttemptOutcome, row: PayinRecord | PayoutRecord | undefined, needs: string[]): Promise<SubmitResult> {
     const { repos } = this.ctx.deps;
     const step = nextStep(outcome);
     const tries = 'tries' in outcome ? outcome.tries : 0;
@@ -256,8 +260,8 @@ export class Submitter {
       message: message(outcome, attempt.kind),
       nextStep: { action: step.action, text: step.text, ...(step.action === 'new_attempt' && step.afterSeconds !== undefined ? { afterSeconds: step.afterSeconds } : {}) },
       attempt: attemptView(attempt),
-      payin: payin ? await payinView(payin, repos) : null,
-      payout: payout ? await payoutView(payout, repos) : null,
+      payin: row && 'requestId' in row ? await payinView(row, repos) : null,
+      payout: row && 'merchantReference' in row ? await payoutView(row, repos) : null,
       gatewayError: outcome.state === 'rejected' ? gatewayError(outcome.httpStatus, outcome.body) : null,
       needs: outcome.state === 'needs_body' ? needs : [],
     };
@@ -285,19 +289,14 @@ type PayoutAudit = Omit<NewAuditEntry, 'details'> & { details: Record<string, un
  * A create answer (2.2, a payout's, or a refusal's code) on its transaction row, forward-only. A
  * status read that settled the attempt was applied by the StatusReader when it read it.
  */
-async function applyOutcome(repos: Repositories, row: { kind: 'payin'; record: Pick<PayinRecord, 'id'> } | { kind: 'payout'; record: Pick<PayoutRecord, 'id'> }, outcome: AttemptOutcome): Promise<void> {
-  if (outcome.state === 'succeeded' && outcome.source === 'create') {
-    const body = outcome.body as Record<string, unknown>;
-    if (row.kind === 'payin') await applyPayinCreateAnswer(repos, row.record, body);
-    else await applyPayoutCreateAnswer(repos, row.record, body);
-  } else if (outcome.state === 'rejected') {
-    await applyRefusal(repos, row, outcome.body);
-  }
+async function applyOutcome(repos: Repositories, kind: TransactionKind, rowId: number, outcome: AttemptOutcome): Promise<void> {
+  if (outcome.state === 'succeeded' && outcome.source === 'create') await applyCreateBody(repos, kind, rowId, outcome.body as Record<string, unknown>);
+  else if (outcome.state === 'rejected') await applyRefusal(repos, kind, rowId, outcome.body);
 }
 
 function message(outcome: AttemptOutcome, kind: Attempt['kind']): string {
   const describeStatus = (status: unknown) => {
-    const info = kind === 'payout' ? describePayoutStatus(status) : describePayinStatus(status);
+    const info = TRANSACTION_KINDS[KIND_OF_ATTEMPT[kind]].describeStatus(status);
     return status === undefined || status === null ? 'no status' : `status ${String(status)}: ${info.meaning}`;
   };
   switch (outcome.state) {

@@ -25,7 +25,7 @@ export class TokenService {
   ) {}
 
   async tokenize(form: TokenizeForm): Promise<SubmitResult> {
-    const profile = await this.ctx.profile(form.profileId);
+    const profile = await this.ctx.sendingProfile(form.profileId);
     const { body, card } = await tokenizationBody(form, this.payins.payinContext(profile));
     const key = await this.ctx.deps.credentials.signingKey(profile);
     body.merchant_jwt = await signMerchantJwt(key, { op: 'tokenize', merchantId: profile.merchantId, card }, this.ctx.deps);
@@ -46,7 +46,7 @@ export class TokenService {
   }
 
   async charge(form: TokenChargeForm): Promise<SubmitResult> {
-    const profile = await this.ctx.profile(form.profileId);
+    const profile = await this.ctx.sendingProfile(form.profileId);
     const problems = new FieldProblems();
     let token: CardToken | undefined;
     try {

@@ -1,12 +1,12 @@
-// Settles create calls whose outcome is unknown without waiting for a person, where that is safe
-// (issue 13, point 2): at start-up, at the start of every sweep, and on "Settle what can be
+// Settles create calls whose outcome is unknown without waiting for a person, where that is safe:
+// at start-up, at the start of every sweep, and on "Settle what can be
 // settled". Always under the attempt's own Idempotency-Key (AttemptService.settle): it is looked
 // up through the shared, rate-limited StatusReader, a pay-in by request_id, a payout by
 // merchantReference (found: settled, nothing sent); the gateway does not know it: its exact bytes
 // go out again, a first arrival; a payout the gateway cannot look up (the spec reads payouts by
-// the payout_id its lost answer held) is resent and the gateway replays its first answer if it
-// had one. Left for a person, with a note saying why (shown on the transaction and in the Unknown
-// outcomes list):
+// the payout_id its lost answer held; a gateway that said so is not asked again) is resent and the
+// gateway replays its first answer if it had one. Left for a person, with a note saying why (shown
+// on the transaction and in the Unknown outcomes list):
 //   - a live payout the lookup did not settle: resent only after its review (attempts:review),
 //     never in the background;
 //   - a card attempt after a restart: its card data was never stored and must be entered again;
@@ -19,6 +19,7 @@ import type { Attempt } from '../../ledger/repositories/attempts';
 import type { Repositories } from '../../ledger/repositories/index';
 import { isoTime, type Clock } from '../../ledger/support';
 import type { Logger } from '../../logger';
+import type { ReferenceReads } from '../verification/reference-reads';
 import type { AttemptService } from './attempt-service';
 
 /** An attempt "prepared" this long ago was interrupted before its first send (a send follows its prepare at once). */
@@ -27,6 +28,8 @@ const STALE_PREPARED_MS = 5 * 60_000;
 export interface UnknownSettlerDeps {
   repos: Repositories;
   attempts: Pick<AttemptService, 'settle'>;
+  /** Whether a profile's gateway has said it cannot read payouts by merchantReference. */
+  referenceReads: Pick<ReferenceReads, 'refusal'>;
   now: Clock;
   log: Logger;
   /** Attempts looked at per pass, oldest first. Default 200. */
@@ -102,6 +105,10 @@ export class UnknownSettler {
         case 'rejected':
           return { settled: true, text: `settled automatically: ${result.message}` };
         case 'unknown':
+          if (livePayout && (await this.deps.referenceReads.refusal(profile))) {
+            // Why it cannot be looked up is said once, beside this note (the payout's page, the Unknown outcomes list).
+            return { settled: false, text: 'left for a person: a live payout is resent only after its review; open it and choose “Resume under the same key”' };
+          }
           if (livePayout) return { settled: false, text: `the gateway's status read by merchantReference did not settle it (${result.message}); a live payout is resent only after its review: open it and choose “Resume under the same key”` };
           return { settled: false, text: `not settled yet: ${result.message}` };
         case 'needs_body':

@@ -2,7 +2,6 @@
 // renderer: stored requests are already redacted, gateway answers are redacted again on the way
 // out (a gateway that echoed a card number would not get it past this point).
 import type { AttemptView, CardView, PayinView, PayoutView, StatusReadView, TokenView } from '../../../shared/contract';
-import { describePayinStatus, describePayoutStatus } from '../../../shared/spec/codes';
 import { isJsonObject, parseJson, stringifyJson } from '../../../shared/json';
 import { maskPansIn, redact } from '../../../shared/redact';
 import type { Attempt, AttemptsRepository, AttemptSummary } from '../../ledger/repositories/attempts';
@@ -12,6 +11,7 @@ import type { StatusRead } from '../../ledger/repositories/status-reads';
 import type { CardToken } from '../../ledger/repositories/tokens';
 import type { CardFacts, CardsRepository } from '../../ledger/repositories/cards';
 import type { TransactionRecord } from '../../ledger/repositories/transactions';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 
 const MAX_TEXT = 16_384;
 
@@ -62,8 +62,8 @@ export interface ViewLookups {
   cards: Pick<CardsRepository, 'of'>;
 }
 
-function transactionFields(r: TransactionRecord, kind: 'payin' | 'payout', attempt: AttemptSummary | undefined, card: CardFacts | undefined) {
-  const info = r.statusCode === null ? null : kind === 'payin' ? describePayinStatus(r.statusCode) : describePayoutStatus(r.statusCode);
+function transactionFields(r: TransactionRecord, kind: TransactionKind, attempt: AttemptSummary | undefined, card: CardFacts | undefined) {
+  const info = r.statusCode === null ? null : TRANSACTION_KINDS[kind].describeStatus(r.statusCode);
   return {
     id: r.id,
     profileId: r.profileId,

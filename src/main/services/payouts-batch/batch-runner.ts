@@ -23,7 +23,13 @@
 // Workers run side by side between awaits, so what one is taking is marked in memory (Run.inFlight)
 // the moment it is read, before its transaction commits: another worker reading the same rows
 // meanwhile passes it by.
-import type { PayoutCreateForm, SubmitResult } from '../../../shared/contract';
+//
+// A batch of a ledger restored from a backup (services/ledger-restore.ts) may have had items sent
+// after the backup by the server that made it, which the ledger does not know of. Each of its
+// pending items is claimed as any other, but withheld instead of sent (its attempt unknown, no try
+// counted) and so settled as an open item: looked up at the gateway by merchantReference, sent
+// under its own key only where the gateway has none.
+import type { BatchItemState, PayoutCreateForm, SubmitResult } from '../../../shared/contract';
 import type { BatchItemRecord, BatchRecord, BatchesRepository } from '../../ledger/repositories/batches';
 import type { Transaction } from '../../ledger/repositories/index';
 import type { Logger } from '../../logger';
@@ -32,6 +38,7 @@ import type { AttemptService } from '../payments/attempt-service';
 import type { PayoutService, PayoutSession } from '../payments/payout-service';
 import type { AnsweredPayout, PreparedPayout } from '../payments/submitter';
 import type { BatchHistory } from './batch-history';
+import { OPEN_ITEMS, batchMove, itemMove } from './batch-states';
 import { errorMessage } from '../../../shared/error-message';
 
 export interface BatchRunnerDeps {
@@ -50,6 +57,8 @@ export interface BatchRunnerDeps {
   sending: (batchId: number, payoutRowId: number) => void;
   /** Items in flight at once per batch. Default DEFAULT_BATCH_CONCURRENCY. */
   concurrency?: number;
+  /** Why the batch's pending items are looked up before they are sent (a restored ledger's), or null. None: never. */
+  lookUpFirst?: (batchId: number) => Promise<string | null>;
 }
 
 /**
@@ -83,6 +92,10 @@ interface Run {
   turns: number;
   /** Another instance runs the batch now (said once in the log). */
   handedOver: boolean;
+  /** Why its pending items are withheld and looked up before they are sent, or null (they are sent). */
+  lookUpFirst: string | null;
+  /** Items withheld so far: each is open now, to be settled by a worker. */
+  withheld: number;
 }
 
 /** An answer waiting for the next group commit, and its worker waiting for its next item. */
@@ -95,7 +108,16 @@ interface PendingAnswer {
   resolve: (next: Launched | undefined) => void;
 }
 
-const ITEM_STATE = { succeeded: 'sent', rejected: 'refused', unknown: 'unknown' } as const;
+const ITEM_STATE = { succeeded: 'sent', rejected: 'refused', unknown: 'unknown' } as const satisfies Record<string, BatchItemState>;
+
+/** The moves the runner makes (batch-states.ts), checked once against the tables. */
+const PREPARE = itemMove('pending', 'sending');
+const REFUSE_ROW = itemMove('pending', 'refused');
+const NO_ANSWER = itemMove('sending', 'unknown');
+const ANSWERED = { sent: itemMove('sending', 'sent'), refused: itemMove('sending', 'refused'), unknown: NO_ANSWER } as const;
+const SETTLED = { sent: itemMove(OPEN_ITEMS, 'sent'), refused: itemMove(OPEN_ITEMS, 'refused'), unknown: itemMove(OPEN_ITEMS, 'unknown') } as const;
+const FINISH = batchMove('running', 'done');
+const PAUSE = batchMove('running', 'paused');
 
 
 /** Claims of a transaction that rolled back were never made: nothing of them stays in memory or held. */
@@ -158,7 +180,8 @@ export class BatchRunner {
     const batch = await batches.batch(batchId);
     // Another instance runs it (it resumed it, or took it over): its items and its end are that one's.
     if (!batch || !batches.runsHere(batch)) return;
-    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10, handedOver: false };
+    const lookUpFirst = (await this.deps.lookUpFirst?.(batchId)) ?? null;
+    const run: Run = { batchId, profileId: batch.profileId, inFlight: new Set(), settledThisRun: new Set(), turns: 2 * (await batches.itemCount(batchId)) + 10, handedOver: false, lookUpFirst, withheld: 0 };
     const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
     // The first item of every worker, prepared in one commit; open items (a crash left them) come first.
     const session = batch.state === 'running' && !(await this.hasOpen(run)) ? await this.session(run) : undefined;
@@ -168,7 +191,7 @@ export class BatchRunner {
     await this.deps.transaction(async () => {
       const locked = await batches.lockedBatch(batchId, 'change');
       if (locked?.state !== 'running' || !batches.runsHere(locked) || (await batches.counts(batchId)).pending !== 0) return;
-      await batches.setState(batchId, 'done', { finished: true });
+      await batches.moveBatch(batchId, FINISH, { finished: true });
       await this.deps.history.record(batchId, 'finished', 'system');
     });
     this.deps.ended(batchId);
@@ -187,7 +210,10 @@ export class BatchRunner {
         }
         if (!this.mayClaim(run, await this.deps.batches.batch(run.batchId))) return;
         const session = await this.session(run);
+        const withheld = run.withheld;
         const claimed = session && (await this.claimPending(run, session, 1))[0];
+        // One withheld is open now: settled at the next turn.
+        if (!claimed && run.withheld > withheld) continue;
         if (!claimed) return;
         next = this.launch(claimed);
       }
@@ -262,33 +288,52 @@ export class BatchRunner {
     try {
       const batch = await batches.lockedBatch(run.batchId, 'claim');
       if (!this.mayClaim(run, batch)) return;
-      for (let tries = 0; claimed.length < n && tries < run.turns; tries++) {
+      const withheldBefore = run.withheld;
+      for (let tries = 0; claimed.length + run.withheld - withheldBefore < n && tries < run.turns; tries++) {
         // Items other workers are claiming are passed by: their transactions have not committed yet.
         const item = await batches.nextToClaim(batch.id, run.inFlight);
         if (!item) break;
         run.inFlight.add(item.id);
+        let payout: PreparedPayout;
         try {
           const form = JSON.parse(item.form) as Omit<PayoutCreateForm, 'profileId'>;
           // A refused row rolls back its own savepoint (PayoutService.prepare) and the others go on.
-          const payout = await payouts.prepare({ ...form, profileId: batch.profileId }, session, {
+          payout = await payouts.prepare({ ...form, profileId: batch.profileId }, session, {
             auditDetails: { batchId: batch.id, line: item.line },
-            hooks: { afterPrepare: (key, payoutRowId) => batches.markPrepared(item.id, key, payoutRowId) },
+            hooks: { afterPrepare: (key, payoutRowId) => batches.markPrepared(item.id, PREPARE, key, payoutRowId) },
           });
-          claimed.push({ item, payout });
         } catch (error) {
           run.inFlight.delete(item.id);
           if (error instanceof ServiceError && (error.code === 'conflict' || error.code === 'invalid_input')) {
-            await batches.settle(item.id, 'refused', error.message);
+            await batches.moveItem(item.id, REFUSE_ROW, error.message);
             continue;
           }
           await this.pauseByItself(batch.id, error);
           if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${batch.id}: line ${item.line} failed`, error);
           break;
         }
+        // A failure here fails the whole transaction: nothing of this claim is left half done.
+        if (run.lookUpFirst !== null) await this.withhold(run, item, payout, run.lookUpFirst);
+        else claimed.push({ item, payout });
       }
     } catch (error) {
       forget(run, claimed.splice(0));
       throw error;
+    }
+  }
+
+  /**
+   * In the claim's transaction: the item's attempt and the item itself unknown, nothing sent or
+   * kept in memory; a worker settles it as an open item (looked up first). Released from the
+   * workers' hold, as it is no longer being claimed.
+   */
+  private async withhold(run: Run, item: BatchItemRecord, payout: PreparedPayout, why: string): Promise<void> {
+    try {
+      await payout.runner.withhold(payout.key, why);
+      await this.deps.batches.moveItem(item.id, NO_ANSWER, why);
+      run.withheld++;
+    } finally {
+      run.inFlight.delete(item.id);
     }
   }
 
@@ -315,7 +360,7 @@ export class BatchRunner {
       });
     } catch (error) {
       // Not sent, or no answer recorded (the attempt is then unknown): only the item's own key settles it.
-      await this.deps.batches.markUnknownIfSending(claimed.item.id, errorMessage(error));
+      await this.deps.batches.moveItem(claimed.item.id, NO_ANSWER, errorMessage(error));
       if (!(error instanceof ServiceError)) this.deps.log.error(`batch ${run.batchId}: line ${claimed.item.line} failed`, error);
       return undefined;
     } finally {
@@ -352,7 +397,7 @@ export class BatchRunner {
     const recordOne = async (a: PendingAnswer) => {
       await a.answered.record();
       const { state } = a.answered.outcome;
-      await batches.settle(a.claimed.item.id, ITEM_STATE[state], state === 'succeeded' ? null : a.answered.message);
+      await batches.moveItem(a.claimed.item.id, ANSWERED[ITEM_STATE[state]], state === 'succeeded' ? null : a.answered.message);
       const claimed: Claimed[] = [];
       if (a.session && !this.closing && !(await this.hasOpen(a.run))) await this.claimInto(claimed, a.run, a.session, 1);
       nexts.set(a, claimed[0]);
@@ -379,7 +424,7 @@ export class BatchRunner {
           const why = `the answer could not be recorded: ${errorMessage(error)}`;
           try {
             await a.answered.abandon(why);
-            await batches.markUnknownIfSending(a.claimed.item.id, why);
+            await batches.moveItem(a.claimed.item.id, NO_ANSWER, why);
           } catch {
             // Left "sending": settled under its key by the next run (start-up or resume).
           }
@@ -410,7 +455,7 @@ export class BatchRunner {
       const result = await this.deps.attempts.settle({ key: item.idempotencyKey as string });
       if (result.outcome !== 'busy') await this.record(item.id, result);
     } catch (error) {
-      await this.deps.batches.settleOpen(item.id, 'unknown', `could not settle it yet: ${errorMessage(error)}`);
+      await this.deps.batches.moveItem(item.id, SETTLED.unknown, `could not settle it yet: ${errorMessage(error)}`);
     } finally {
       run.inFlight.delete(item.id);
       this.deps.changed(run.batchId);
@@ -438,16 +483,16 @@ export class BatchRunner {
     }
   }
 
-  /** Inside the caller's transaction: a problem that is not about one row (credentials, profile) pauses the batch, saying why. */
+  /** Inside the caller's transaction, of a running batch: a problem that is not about one row (credentials, profile) pauses it, saying why. */
   private async pauseByItself(batchId: number, error: unknown): Promise<void> {
     const why = `Paused: ${errorMessage(error)}`;
-    await this.deps.batches.setState(batchId, 'paused', { lastError: why });
-    await this.deps.history.record(batchId, 'paused', 'system', { note: why });
+    if (await this.deps.batches.moveBatch(batchId, PAUSE, { lastError: why })) await this.deps.history.record(batchId, 'paused', 'system', { note: why });
   }
 
+  /** An open item takes its attempt's settled outcome; one another process settled meanwhile is left as it is. */
   private async record(itemId: number, result: SubmitResult): Promise<void> {
-    if (result.outcome === 'succeeded') await this.deps.batches.settleOpen(itemId, 'sent', null);
-    else if (result.outcome === 'rejected') await this.deps.batches.settleOpen(itemId, 'refused', result.message);
-    else await this.deps.batches.settleOpen(itemId, 'unknown', result.message);
+    if (result.outcome === 'succeeded') await this.deps.batches.moveItem(itemId, SETTLED.sent, null);
+    else if (result.outcome === 'rejected') await this.deps.batches.moveItem(itemId, SETTLED.refused, result.message);
+    else await this.deps.batches.moveItem(itemId, SETTLED.unknown, result.message);
   }
 }

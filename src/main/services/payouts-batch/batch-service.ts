@@ -6,8 +6,8 @@
 // A live batch starts, and is resumed by a person, only with the proof of its review
 // (batches:review): the batch, its count, its totals per currency and a digest of its items.
 import { createHash } from 'node:crypto';
-import { BATCH_HISTORY_SHOWN, type ApprovalNeed, type BatchItemState, type BatchItemView, type BatchReviewView, type BatchRowForm, type BatchView } from '../../../shared/contract';
-import { sumAmounts } from '../../../shared/money';
+import { BATCH_HISTORY_SHOWN, type ApprovalNeed, type BatchCheckView, type BatchItemState, type BatchItemView, type BatchReviewView, type BatchRowForm, type BatchState, type BatchView, type LeftOutRowView, type PayoutMatch } from '../../../shared/contract';
+import { totalsByCurrency } from '../../../shared/money';
 import type { BatchRecord } from '../../ledger/repositories/batches';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { Profile } from '../../ledger/repositories/profiles';
@@ -16,21 +16,30 @@ import { ServiceError } from '../errors';
 import type { EventBus } from '../event-bus';
 import type { IdSource } from '../../gateway/runtime';
 import type { AttemptService } from '../payments/attempt-service';
+import { describeMatches, unconfirmed, type DuplicateGuard } from '../payments/duplicate-guard';
 import { refuseSandboxPayouts, type PayoutService } from '../payments/payout-service';
 import type { ReviewGate, ReviewProof, ReviewSubject } from '../payments/review-gate';
 import { reviewTicket } from '../payments/review-views';
+import type { Notices } from '../notices/notices';
 import type { ProfileService } from '../profile-service';
-import { BatchHistory } from './batch-history';
+import { BatchHistory, type BatchInstance } from './batch-history';
 import { acceptRows } from './batch-rows';
 import { BatchRunner } from './batch-runner';
+import { lookUpBeforeSending } from '../ledger-restore';
+import { BATCH_MOVES, OPEN_ITEMS, batchMove, itemMove } from './batch-states';
+import { canMove, isFinal, type Move } from '../state-machine';
 import { numberedPage, numberCursor } from '../numbered-pages';
 
 export interface BatchServiceDeps {
-  repos: Pick<Repositories, 'batches' | 'batchEvents' | 'audit' | 'payouts' | 'transaction'>;
-  profiles: Pick<ProfileService, 'resolve' | 'require'>;
+  repos: Pick<Repositories, 'batches' | 'batchEvents' | 'audit' | 'payouts' | 'settings' | 'transaction' | 'instances'>;
+  profiles: Pick<ProfileService, 'require' | 'forSending'>;
+  /** Tells a batch that finished with refusals or unknown outcomes, with its end (services/notices). */
+  notices?: Pick<Notices, 'batchFinished'>;
   payouts: Pick<PayoutService, 'session' | 'prepare' | 'send' | 'recorded'>;
   attempts: Pick<AttemptService, 'settle'>;
   reviews: ReviewGate;
+  /** Earlier payouts a row may repeat (services/payments/duplicate-guard.ts). */
+  duplicates: Pick<DuplicateGuard, 'matches' | 'windowDays'>;
   events: EventBus;
   notificationUrl: (profile: Profile) => string;
   ids: IdSource;
@@ -39,6 +48,8 @@ export interface BatchServiceDeps {
   /** What the approval policy asks of a start (services/approvals); nothing when absent. */
   approvals?: BatchApprovals;
   concurrency?: number;
+  /** This instance, on a ledger several share (PostgreSQL): the history says which one resumed or took over a batch. */
+  instance?: BatchInstance | null;
   /** Least time between two progress pushes of one batch. Default 200 ms. */
   progressIntervalMs?: number;
 }
@@ -67,10 +78,10 @@ const REMEMBERED_PAYOUT_ROWS = 10_000;
 
 const NO_APPROVAL: ApprovalNeed = { step: 'none', policy: null, amount: null, currency: null };
 
-const OPEN_STATES = new Set(['running', 'paused']);
 /** What a start sends (every item of the draft) and what a resume may send or settle. */
 const START_STATES: readonly BatchItemState[] = ['pending'];
-const RESUME_STATES: readonly BatchItemState[] = ['pending', 'sending', 'unknown'];
+const RESUME_STATES: readonly BatchItemState[] = ['pending', ...OPEN_ITEMS];
+const CANCEL_PENDING = itemMove('pending', 'cancelled');
 
 const ROWS_TO_DRAFTS = 'has been started: rows can only be added to a draft.';
 const STARTED_ONCE = 'has already been started.';
@@ -93,11 +104,12 @@ export class BatchService {
   private readonly publishing = new Map<number, Promise<unknown>>();
   /** The batch of each payout row looked up lately (null: none); a payout is pushed several times. */
   private readonly batchOfRow = new Map<number, number | null>();
-  private readonly unsubscribe: () => void;
+  private unsubscribe: () => void = () => {};
+  private closed: Promise<void> | undefined;
 
   constructor(private readonly deps: BatchServiceDeps) {
     const { batches, batchEvents, transaction } = deps.repos;
-    this.history = new BatchHistory(batchEvents, deps.now, (id) => batches.counts(id));
+    this.history = new BatchHistory(batchEvents, deps.now, (id) => batches.counts(id), deps.instance ?? null, deps.notices && ((id, counts) => deps.notices!.batchFinished(id, counts)));
     this.runner = new BatchRunner({
       transaction,
       batches,
@@ -106,13 +118,18 @@ export class BatchService {
       attempts: deps.attempts,
       log: deps.log,
       concurrency: deps.concurrency,
+      // A restored ledger's batches: what the server that made the backup may have sent after it is looked up first.
+      lookUpFirst: (id) => lookUpBeforeSending(deps.repos, id),
       changed: (id) => this.schedulePublish(id),
       ended: (id) => void this.publishSafely(id),
       // Its pushes are looked up no further.
       sending: (batchId, payoutRowId) => this.rememberBatchOf(payoutRowId, batchId),
     });
-    // A batch's counters of paid and failed payouts follow its payouts' notifications and reads.
-    this.unsubscribe = deps.events.subscribe((channel, payload) => {
+  }
+
+  /** From now on, a batch's counters of paid and failed payouts follow its payouts' notifications and reads. */
+  followPayouts(): void {
+    this.unsubscribe = this.deps.events.subscribe((channel, payload) => {
       if (channel !== 'payouts:payout-changed') return;
       this.batchOfPayoutRow((payload as { id: number }).id)
         .then((batchId) => {
@@ -122,11 +139,11 @@ export class BatchService {
     });
   }
 
-  async create(input: { profileId?: string | undefined; fileName: string; rows: number }): Promise<BatchView> {
-    const profile = await this.deps.profiles.resolve(input.profileId);
+  async create(input: { profileId?: string | undefined; fileName: string; rows: number; leftOut?: number | undefined }): Promise<BatchView> {
+    const profile = await this.deps.profiles.forSending(input.profileId);
     refuseSandboxPayouts(profile);
     const batch = await this.deps.repos.transaction(async () => {
-      const draft = await this.deps.repos.batches.createDraft({ profileId: profile.id, environment: profile.environment, fileName: input.fileName, declaredRows: input.rows });
+      const draft = await this.deps.repos.batches.createDraft({ profileId: profile.id, environment: profile.environment, fileName: input.fileName, declaredRows: input.rows, leftOutRows: input.leftOut ?? 0 });
       // Filled through this instance: another one's start leaves it alone while this one lives.
       await this.deps.repos.batches.runHere(draft.id);
       return draft;
@@ -134,7 +151,26 @@ export class BatchService {
     return this.view(batch);
   }
 
-  async addItems(input: { id: number; items: { line: number; form: BatchRowForm }[] }): Promise<{ id: number; received: number; declared: number }> {
+  /**
+   * The check step's question to the ledger, for rows the renderer found sendable: the earlier
+   * payouts each may repeat, and the payout that already holds its merchantReference. Stores nothing.
+   */
+  async check(input: { profileId?: string | undefined; items: { line: number; form: BatchRowForm }[] }): Promise<BatchCheckView> {
+    const profile = await this.deps.profiles.forSending(input.profileId);
+    const references = [...new Set(input.items.flatMap(({ form }) => (form.merchantReference ? [form.merchantReference.trim()] : [])))];
+    const used = new Map<string, PayoutMatch>();
+    for (const reference of await this.deps.repos.payouts.referencesTaken(profile.id, references)) {
+      const payout = await this.deps.repos.payouts.byMerchantReference(profile.id, reference);
+      if (payout) used.set(reference, { id: payout.id, merchantReference: reference, amount: payout.amount, currency: payout.currency, statusCode: payout.statusCode, createdAt: payout.createdAt });
+    }
+    const duplicates = await this.deps.duplicates.matches(profile.id, input.items.map(({ form }) => candidateOf(form)));
+    return {
+      windowDays: await this.deps.duplicates.windowDays(),
+      items: input.items.map(({ line, form }, i) => ({ line, duplicates: duplicates[i] ?? [], referenceUsedBy: (form.merchantReference && used.get(form.merchantReference.trim())) || null })),
+    };
+  }
+
+  async addItems(input: { id: number; items: { line: number; form: BatchRowForm; confirmedDuplicateOf?: number[] | undefined }[] }): Promise<{ id: number; received: number; declared: number }> {
     const batch = await this.require(input.id);
     requireDraft(batch, ROWS_TO_DRAFTS);
     const profile = await this.deps.profiles.require(batch.profileId);
@@ -150,18 +186,55 @@ export class BatchService {
       const takenIn = async (references: readonly string[]) => new Set([...(await batches.referencesTaken(batch.id, references)), ...(await payouts.referencesTaken(profile.id, references))]);
       const given = new Set(input.items.flatMap(({ form }) => (typeof form.merchantReference === 'string' ? [form.merchantReference] : [])));
       const takenGiven = await takenIn([...given]);
-      const takenLines = await batches.linesTaken(batch.id, input.items.map((item) => item.line));
-      const items = await acceptRows(input.items, {
-        profile,
-        notificationUrl: this.deps.notificationUrl(profile),
-        newReference: () => this.deps.ids.uuid(),
-        referenceTaken: async (reference) => (given.has(reference) ? takenGiven.has(reference) : (await takenIn([reference])).has(reference)),
-        lineTaken: async (line) => takenLines.has(line),
-      });
+      const takenLines = await batches.fileLinesTaken(batch.id, input.items.map((item) => item.line));
+      // Each row's earlier payouts: one it may repeat is stored only when the person confirmed it.
+      const matches = await this.deps.duplicates.matches(profile.id, input.items.map(({ form }) => candidateOf(form)));
+      const items = await acceptRows(
+        input.items.map((item, i) => ({ ...item, duplicates: matches[i] ?? [] })),
+        {
+          profile,
+          notificationUrl: this.deps.notificationUrl(profile),
+          newReference: () => this.deps.ids.uuid(),
+          referenceTaken: async (reference) => (given.has(reference) ? takenGiven.has(reference) : (await takenIn([reference])).has(reference)),
+          lineTaken: async (line) => takenLines.has(line),
+          duplicateProblem: async (row) => {
+            const open = unconfirmed(row.duplicates ?? [], row.confirmedDuplicateOf);
+            if (open.length === 0) return null;
+            return `may pay the same people twice: ${describeMatches(open)} went to the same account with the same amount and currency within the last ${await this.deps.duplicates.windowDays()} days. Confirm it on its row to send it anyway.`;
+          },
+        },
+      );
       await this.deps.repos.batches.addItems(batch.id, items);
       await this.deps.approvals?.voidFor(batch.profileId, batch.id, 'rows were added to the batch after it was submitted');
       return { id: batch.id, received: received + items.length, declared: batch.declaredRows };
     });
+  }
+
+  /** The file's rows a draft does not send, with why: kept with its record, counted before it starts. */
+  async addLeftOut(input: { id: number; rows: { line: number; reason: string }[] }): Promise<{ id: number; received: number; declared: number }> {
+    const batch = await this.require(input.id);
+    requireDraft(batch, ROWS_TO_DRAFTS);
+    return this.deps.repos.transaction(async () => {
+      requireDraft(await this.requireForChange(batch.id), ROWS_TO_DRAFTS);
+      const { batches } = this.deps.repos;
+      const received = await batches.leftOutCount(batch.id);
+      if (received + input.rows.length > batch.leftOutRows) {
+        throw new ServiceError('invalid_input', `Batch ${batch.id} was declared with ${batch.leftOutRows} rows left out; ${received + input.rows.length} would be too many.`, { rows: 'more left-out rows than declared' });
+      }
+      const lines = input.rows.map((row) => row.line);
+      const taken = await batches.fileLinesTaken(batch.id, lines);
+      const repeated = lines.filter((line, i) => taken.has(line) || lines.indexOf(line) !== i);
+      if (repeated.length > 0) throw new ServiceError('invalid_input', `Line ${repeated[0]} is already in batch ${batch.id}.`, Object.fromEntries(repeated.map((line) => [`rows.${line}.line`, 'is already in this batch'])));
+      await batches.addLeftOut(batch.id, input.rows);
+      await this.deps.approvals?.voidFor(batch.profileId, batch.id, 'rows were added to the batch after it was submitted');
+      return { id: batch.id, received: received + input.rows.length, declared: batch.leftOutRows };
+    });
+  }
+
+  async leftOut(input: { id: number; afterLine?: number | null | undefined; limit?: number | undefined }): Promise<{ items: LeftOutRowView[]; nextAfterLine: number | null }> {
+    await this.require(input.id);
+    const page = numberedPage(await this.deps.repos.batches.leftOutPage(input.id, { cursor: numberCursor(input.afterLine), limit: input.limit ?? 200 }));
+    return { items: page.items, nextAfterLine: page.next };
   }
 
   /**
@@ -217,8 +290,9 @@ export class BatchService {
   }
 
   /**
-   * Starts a batch an approver approved: `decided` records the decision in the start's transaction
-   * (it throws when the approval no longer holds, and nothing starts).
+   * Starts a batch an approver approved: `decided` records the decision first in the start's
+   * transaction (it throws when the approval no longer holds, and nothing starts), so of two
+   * approvers at once the second is refused by the decision, not by the batch the first started.
    */
   async startApproved(subject: BatchApprovalSubject, decided: () => Promise<void>, details: Record<string, unknown>): Promise<BatchView> {
     return this.begin(subject.batch, subject.profile, subject.rows, details, decided);
@@ -237,12 +311,25 @@ export class BatchService {
   private async begin(batch: BatchRecord, profile: Profile, received: number, details: Record<string, unknown>, inTransaction?: () => Promise<void>): Promise<BatchView> {
     const id = batch.id;
     await this.deps.repos.transaction(async () => {
-      requireDraft(await this.requireForChange(id), STARTED_ONCE); // read again, as in addItems
+      // Read again, as in addItems, and locked (batch before approval, as a discard takes them); judged after the decision.
+      const current = await this.requireForChange(id);
       await inTransaction?.();
-      await this.deps.repos.batches.setState(id, 'running', { started: true, lastError: null });
+      requireDraft(current, STARTED_ONCE);
+      await this.moveBatch(id, batchMove(current.state, 'running'), { started: true, lastError: null });
       await this.deps.repos.batches.runHere(id);
       await this.history.record(id, 'started', 'user');
-      await this.audit('batch.start', batch, { rows: received, totals: await this.totalsOf(id), profile: profile.name, ...details });
+      const confirmed = await this.deps.repos.batches.confirmedDuplicates(id);
+      await this.audit('batch.start', batch, { rows: received, leftOut: batch.leftOutRows, confirmedDuplicates: confirmed.length, totals: await this.totalsOf(id), profile: profile.name, ...details });
+      // Each row a person confirmed may repeat an earlier payout: who confirmed it, which payouts.
+      for (const item of confirmed) {
+        await this.deps.repos.audit.append({
+          actor: 'user',
+          action: 'payout.duplicate_confirmed',
+          profileId: batch.profileId,
+          subject: item.merchantReference,
+          details: { batchId: id, line: item.line, amount: item.amount, currency: item.currency, destination: item.destination, duplicateOf: JSON.parse(item.duplicateOf ?? '[]') as unknown },
+        });
+      }
     });
     this.runner.run(id);
     return this.publishNow(id);
@@ -257,8 +344,8 @@ export class BatchService {
     await this.deps.repos.transaction(async () => {
       // Read in the transaction: the runner may end or pause the batch meanwhile.
       const current = await this.requireForChange(id);
-      if (current.state !== 'running') throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running batch can be paused.`);
-      await this.deps.repos.batches.setState(id, 'paused');
+      if (!canMove(BATCH_MOVES, current.state, 'paused')) throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running batch can be paused.`);
+      await this.moveBatch(id, batchMove(current.state, 'paused'));
       await this.history.record(id, 'paused', 'user');
       await this.audit('batch.pause', batch, { counts: await this.deps.repos.batches.counts(id) });
     });
@@ -276,8 +363,9 @@ export class BatchService {
     const profile = await this.deps.profiles.require(batch.profileId);
     this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'resume'), liveEither(batch.environment, profile.environment));
     await this.deps.repos.transaction(async () => {
-      // Read again, locked: a pause or cancel may have come in meanwhile.
-      if ((await this.requireForChange(id)).state === 'paused') await this.deps.repos.batches.setState(id, 'running', { lastError: null });
+      // Read again, locked: a pause or cancel may have come in meanwhile. A paused batch runs again; an ended one stays ended.
+      const current = await this.requireForChange(id);
+      if (current.state === 'paused') await this.moveBatch(id, batchMove(current.state, 'running'), { lastError: null });
       await this.deps.repos.batches.runHere(id);
       await this.history.record(id, 'resumed', 'user', { note: settlingNote(batch.state === 'paused' ? 'running' : batch.state, open) });
       await this.audit('batch.resume', batch, { counts, open, ...(proof.reviewId ? { reviewId: proof.reviewId } : {}) });
@@ -292,9 +380,9 @@ export class BatchService {
     await this.deps.repos.transaction(async () => {
       // Read in the transaction: the runner may end the batch meanwhile.
       const current = await this.requireForChange(id);
-      if (!OPEN_STATES.has(current.state)) throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running or paused batch can be cancelled.`);
-      const cancelled = await this.deps.repos.batches.cancelPending(id);
-      await this.deps.repos.batches.setState(id, 'cancelled', { finished: true });
+      if (!canMove(BATCH_MOVES, current.state, 'cancelled')) throw new ServiceError('conflict', `Batch ${id} is ${current.state}: only a running or paused batch can be cancelled.`);
+      const cancelled = await this.deps.repos.batches.moveItems(id, CANCEL_PENDING, 'cancelled before it was sent');
+      await this.moveBatch(id, batchMove(current.state, 'cancelled'), { finished: true });
       await this.history.record(id, 'cancelled', 'user', { note: cancelled > 0 ? `${cancelled} not sent yet, never to be sent` : null });
       await this.audit('batch.cancel', batch, { cancelled, counts: await this.deps.repos.batches.counts(id) });
     });
@@ -316,7 +404,7 @@ export class BatchService {
     await this.require(input.id);
     const page = numberedPage(await this.deps.repos.batches.itemPage(input.id, input.states, { cursor: numberCursor(input.afterLine), limit: input.limit ?? 200 }));
     return {
-      items: page.items.map(({ form: _form, batchId: _batch, ...item }) => item),
+      items: page.items.map(({ form: _form, batchId: _batch, duplicateOf: _duplicateOf, ...item }) => item),
       nextAfterLine: page.next,
     };
   }
@@ -333,19 +421,23 @@ export class BatchService {
       // A complete draft that awaits approval is kept for its approver.
       if (!(await this.deps.approvals?.awaiting(draft.profileId, draft.id))) await this.deps.repos.batches.deleteDraft(draft.id);
     }
-    const ids = await this.deps.repos.batches.takeOver(alive);
-    for (const id of ids) {
+    const taken = await this.deps.repos.batches.takeOver(alive);
+    // The hosts of the instances that ran them, read before a dead one is forgotten (takeover.ts).
+    const hosts = taken.length > 0 && this.deps.instance ? new Map((await this.deps.repos.instances.list()).map((instance) => [instance.id, instance.host])) : new Map<string, string>();
+    for (const { id, runBy } of taken) {
       const batch = await this.deps.repos.batches.batch(id);
       if (!batch) continue;
+      const runnerBefore = runBy === null ? null : { id: runBy, host: hosts.get(runBy) ?? null };
+      const tookOver = this.deps.instance != null && runBy !== null && runBy !== this.deps.instance.id;
       await this.deps.repos.transaction(async () => {
         const counts = await this.deps.repos.batches.counts(id);
-        await this.history.recordInterruption(id, 'unexpected');
-        await this.history.record(id, 'resumed', 'system', { note: settlingNote(batch.state, counts.sending + counts.unknown) });
-        await this.audit('batch.resume', batch, { reason: 'start-up', counts }, 'system');
+        await this.history.recordInterruption(id, 'unexpected', runnerBefore);
+        await this.history.record(id, 'resumed', 'system', { note: settlingNote(batch.state, counts.sending + counts.unknown), runnerBefore });
+        await this.audit('batch.resume', batch, { reason: tookOver ? 'takeover' : 'start-up', counts, ...(tookOver ? { from: runBy } : {}) }, 'system');
       });
       this.runner.run(id);
     }
-    return ids;
+    return taken.map((t) => t.id);
   }
 
   /** Resolves when no batch is being worked on (tests). */
@@ -356,9 +448,15 @@ export class BatchService {
   /**
    * Stops the runner (waiting a little for the items in flight). A batch that was running stays
    * "running", to go on at the next start; its history records that the app was closed on it, and
-   * what was left in flight.
+   * what was left in flight. Closing again waits for the first close (a draining instance closes
+   * its batches before the rest of it).
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closed ??= this.stop();
+    return this.closed;
+  }
+
+  private async stop(): Promise<void> {
     this.unsubscribe();
     await this.runner.close();
     for (const timer of this.timers.values()) clearTimeout(timer);
@@ -373,10 +471,17 @@ export class BatchService {
     }
   }
 
+  /** Inside a transaction that read the batch locked (requireForChange), so the move cannot miss it. */
+  private async moveBatch(id: number, move: Move<BatchState>, extra: Parameters<Repositories['batches']['moveBatch']>[2] = {}): Promise<void> {
+    if (!(await this.deps.repos.batches.moveBatch(id, move, extra))) throw new ServiceError('conflict', `Batch ${id} changed meanwhile: nothing was done.`);
+  }
+
   /** Every declared row is there; returns how many. */
   private async requireComplete(batch: BatchRecord): Promise<number> {
     const received = await this.deps.repos.batches.itemCount(batch.id);
     if (received !== batch.declaredRows) throw new ServiceError('conflict', `Batch ${batch.id} holds ${received} of its ${batch.declaredRows} rows: upload the rest before starting it.`);
+    const leftOut = await this.deps.repos.batches.leftOutCount(batch.id);
+    if (leftOut !== batch.leftOutRows) throw new ServiceError('conflict', `Batch ${batch.id} holds ${leftOut} of the ${batch.leftOutRows} rows it leaves out: store why each is left out before starting it.`);
     return received;
   }
 
@@ -385,7 +490,7 @@ export class BatchService {
     const counts = await this.deps.repos.batches.counts(batch.id);
     const open = counts.sending + counts.unknown;
     if (batch.state === 'draft') throw new ServiceError('conflict', `Batch ${batch.id} has not been started.`);
-    if (batch.state !== 'paused' && batch.state !== 'running' && open === 0) throw new ServiceError('conflict', `Batch ${batch.id} is ${batch.state} and has no payout whose outcome is open: nothing to resume.`);
+    if (isFinal(BATCH_MOVES, batch.state) && open === 0) throw new ServiceError('conflict', `Batch ${batch.id} is ${batch.state} and has no payout whose outcome is open: nothing to resume.`);
     return open;
   }
 
@@ -395,17 +500,13 @@ export class BatchService {
    */
   private async reviewSubject(batch: BatchRecord, action: 'start' | 'resume'): Promise<ReviewSubject> {
     const hash = createHash('sha256');
-    const amounts = new Map<string, string[]>();
-    let count = 0;
+    const amounts: { currency: string; amount: string }[] = [];
     await this.deps.repos.batches.eachItem(batch.id, action === 'start' ? START_STATES : RESUME_STATES, (item) => {
-      count++;
       hash.update(`${JSON.stringify([item.line, item.merchantReference, item.idempotencyKey, item.state, item.form])}\n`);
-      const list = amounts.get(item.currency) ?? [];
-      list.push(item.amount);
-      amounts.set(item.currency, list);
+      amounts.push({ currency: item.currency, amount: item.amount });
     });
-    const totals = [...amounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, list]) => [currency, sumAmounts(list)]);
-    return { kind: action === 'start' ? 'batch_start' : 'batch_resume', profileId: batch.profileId, content: JSON.stringify({ batch: batch.id, count, totals, items: hash.digest('hex') }) };
+    const totals = totalsByCurrency(amounts).map(({ currency, amount }) => [currency, amount]);
+    return { kind: action === 'start' ? 'batch_start' : 'batch_resume', profileId: batch.profileId, content: JSON.stringify({ batch: batch.id, count: amounts.length, totals, items: hash.digest('hex') }) };
   }
 
   private async require(id: number): Promise<BatchRecord> {
@@ -425,13 +526,7 @@ export class BatchService {
   private async totalsOf(id: number): Promise<BatchView['totals']> {
     const cached = this.totals.get(id);
     if (cached) return cached;
-    const byCurrency = new Map<string, string[]>();
-    for (const { currency, amount } of await this.deps.repos.batches.amounts(id)) {
-      const amounts = byCurrency.get(currency) ?? [];
-      amounts.push(amount);
-      byCurrency.set(currency, amounts);
-    }
-    const totals = [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amounts]) => ({ currency, amount: sumAmounts(amounts), count: amounts.length }));
+    const totals = totalsByCurrency(await this.deps.repos.batches.amounts(id));
     if ((await this.deps.repos.batches.batch(id))?.state !== 'draft') this.totals.set(id, totals);
     return totals;
   }
@@ -454,6 +549,7 @@ export class BatchService {
       fileName: batch.fileName,
       state: batch.state,
       declaredRows: batch.declaredRows,
+      leftOut: batch.leftOutRows,
       // Every item is in one state: the total is their sum (one query fewer per view, and pushed several times a second).
       total: Object.values(counts).reduce((sum, n) => sum + n, 0),
       counts,
@@ -540,6 +636,11 @@ export class BatchService {
     timer.unref();
     this.timers.set(id, timer);
   }
+}
+
+/** What a row is compared on with earlier payouts (its amount as typed; one that is not a number matches none). */
+function candidateOf(form: BatchRowForm) {
+  return { method: form.method ?? '', amount: form.amount, currency: form.currency, paymentDetails: form.paymentDetails };
 }
 
 function found(id: number, batch: BatchRecord | undefined): BatchRecord {

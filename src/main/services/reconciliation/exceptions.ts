@@ -6,9 +6,12 @@ import { isJsonObject, numberText, parseJson } from '../../../shared/json';
 import { subjectOf } from '../../../shared/spec/events';
 import type { AttemptException, ExceptionListQuery, ExceptionRecord, ExceptionsRepository, NotificationException, TransactionException } from '../../ledger/repositories/exceptions';
 import { isoTime } from '../../ledger/support';
+import { KIND_OF_ATTEMPT } from '../../transaction-kinds';
 import { verificationState } from '../../ledger/verification-state';
 import { ServiceError } from '../errors';
 import { guarded } from '../ledger-views/list-filter';
+import { counted } from '../../../shared/counted';
+import { refusedReferenceReadText, type ReferenceReadRefusal, type ReferenceReads } from '../verification/reference-reads';
 
 export const DEFAULT_PENDING_MINUTES = 60;
 /** An attempt still "sending" or "prepared" this long after its last change was interrupted. */
@@ -26,13 +29,15 @@ export class ExceptionLists {
   constructor(
     private readonly exceptions: ExceptionsRepository,
     private readonly now: () => Date,
+    private readonly referenceReads?: Pick<ReferenceReads, 'refusalFor'>,
   ) {}
 
   /** One page, newest first; the list's total comes with its first page. */
   async page(query: ExceptionQuery): Promise<{ items: ExceptionRow[]; nextCursor: string | null; total: number | null }> {
     const list = this.listQuery(query.kind, query);
     const page = await guarded(() => this.exceptions.page(list, { cursor: query.cursor, limit: query.limit ?? 50 }));
-    return { items: page.items.map((r) => toRow(query.kind, r)), nextCursor: page.nextCursor, total: query.cursor ? null : await this.exceptions.count(list) };
+    const items = await this.withReferenceReadNotes(page.items.map((r) => toRow(query.kind, r)));
+    return { items, nextCursor: page.nextCursor, total: query.cursor ? null : await this.exceptions.count(list) };
   }
 
   /** Every row of a list, for a CSV export, stopping at `max`. */
@@ -40,10 +45,27 @@ export class ExceptionLists {
     const items: ExceptionRow[] = [];
     // One row more than `max` tells "exactly max" apart from "more"; stopping the stream ends its reads.
     for await (const record of this.exceptions.rows(this.listQuery(query.kind, query))) {
-      if (items.length === max) return { items, truncated: true };
+      if (items.length === max) return { items: await this.withReferenceReadNotes(items), truncated: true };
       items.push(toRow(query.kind, record));
     }
-    return { items, truncated: false };
+    return { items: await this.withReferenceReadNotes(items), truncated: false };
+  }
+
+  /**
+   * An unknown payout attempt without a payout_id, whose gateway has said it cannot read payouts by
+   * merchantReference, says so first (once, for the row; the gateway is not asked again): what
+   * settles it is a resume under its key. One read per profile for the rows given.
+   */
+  private async withReferenceReadNotes(rows: ExceptionRow[]): Promise<ExceptionRow[]> {
+    if (!this.referenceReads) return rows;
+    const refusals = new Map<string, ReferenceReadRefusal | null>();
+    for (const row of rows) {
+      if (row.kind !== 'unknown_attempts' || row.subject !== 'payout' || row.gatewayId !== null || row.profileId === null) continue;
+      if (!refusals.has(row.profileId)) refusals.set(row.profileId, await this.referenceReads.refusalFor(row.profileId));
+      const refusal = refusals.get(row.profileId);
+      if (refusal) row.detail = `${refusedReferenceReadText(refusal)} · ${row.detail ?? ''}`;
+    }
+    return rows;
   }
 
   async counts(scope: ExceptionScope): Promise<{ kind: ExceptionKind; count: number }[]> {
@@ -76,20 +98,20 @@ function toRow(kind: ExceptionKind, record: ExceptionRecord): ExceptionRow {
   }
 }
 
+type TransactionFacts = Pick<ExceptionRow, 'profileId' | 'reference' | 'gatewayId' | 'method' | 'amount' | 'currency' | 'statusCode'>;
+
+/** What a row says of its transaction, as a transaction's or an attempt's record holds it. */
+const transactionFacts = (r: TransactionFacts): TransactionFacts => ({ profileId: r.profileId, reference: r.reference, gatewayId: r.gatewayId, method: r.method, amount: r.amount, currency: r.currency, statusCode: r.statusCode });
+
 function transactionRow(kind: ExceptionKind, r: TransactionException): ExceptionRow {
   return {
     key: `${r.subject}:${r.id}`,
     kind,
     subject: r.subject,
     rowId: r.id,
-    profileId: r.profileId,
-    reference: r.reference,
-    gatewayId: r.gatewayId,
-    method: r.method,
-    amount: r.amount,
-    currency: r.currency,
-    statusCode: r.statusCode,
-    notifiedStatus: r.lastNotifiedStatus,
+    ...transactionFacts(r),
+    // The claim the row is flagged for: a contradicting notification's, never the agreeing one held before it.
+    notifiedStatus: r.contradictingClaim ?? r.lastNotifiedStatus,
     verifiedStatus: r.lastVerifiedStatus,
     verification: verificationState({
       statusCode: r.statusCode,
@@ -152,15 +174,9 @@ function attemptRow(kind: ExceptionKind, r: AttemptException): ExceptionRow {
   return {
     key: `attempt:${r.id}`,
     kind,
-    subject: r.kind === 'payout' ? 'payout' : 'payin',
+    subject: KIND_OF_ATTEMPT[r.kind],
     rowId: r.rowId,
-    profileId: r.profileId,
-    reference: r.reference,
-    gatewayId: r.gatewayId,
-    method: r.method,
-    amount: r.amount,
-    currency: r.currency,
-    statusCode: r.statusCode,
+    ...transactionFacts(r),
     notifiedStatus: null,
     verifiedStatus: null,
     verification: null,
@@ -168,7 +184,7 @@ function attemptRow(kind: ExceptionKind, r: AttemptException): ExceptionRow {
     notificationId: null,
     attemptId: r.id,
     // What settles it first (the list is narrow), then why it is open.
-    detail: `${r.settleNote ? `last automatic try: ${r.settleNote}` : howToSettle(r.kind, r.environment)} · ${r.state}${r.error ? `: ${r.error}` : ''} (sent ${r.tryCount} times)`,
+    detail: `${r.settleNote ? `last automatic try: ${r.settleNote}` : howToSettle(r.kind, r.environment)} · ${r.state}${r.error ? `: ${r.error}` : ''} (sent ${counted(r.tryCount, 'time')})`,
   };
 }
 

@@ -6,6 +6,7 @@ import type { TransactionKind } from '../../ledger/status';
 import { isoTime, type Clock } from '../../ledger/support';
 import { toCsv, type CsvColumn } from './csv';
 import { ExceptionLists, type ExceptionQuery } from './exceptions';
+import type { ReferenceReads } from '../verification/reference-reads';
 import type { Sweeper } from './sweep';
 import { computeTotals } from './totals';
 
@@ -52,9 +53,9 @@ export class ReconciliationService {
   private readonly lists: ExceptionLists;
 
   constructor(
-    private readonly deps: { repos: Pick<Repositories, 'exceptions' | 'totals'>; now: Clock; sweeper: Sweeper },
+    private readonly deps: { repos: Pick<Repositories, 'exceptions' | 'totals'>; now: Clock; sweeper: Sweeper; referenceReads?: Pick<ReferenceReads, 'refusalFor'> },
   ) {
-    this.lists = new ExceptionLists(deps.repos.exceptions, deps.now);
+    this.lists = new ExceptionLists(deps.repos.exceptions, deps.now, deps.referenceReads);
   }
 
   totals(input: TotalsInput) {

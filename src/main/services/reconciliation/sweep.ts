@@ -7,10 +7,11 @@
 // published (throttled) and at the end; cancel() stops it between reads and aborts the waits. One
 // sweep at a time, across the instances of a team server too (ledger/cluster.ts).
 import { randomUUID } from 'node:crypto';
-import type { SettleSummary, SweepState } from '../../../shared/contract';
+import { SWEEP_FAILURES_LISTED, type SettleSummary, type SweepState } from '../../../shared/contract';
 import type { Cluster } from '../../ledger/cluster';
 import type { Repositories } from '../../ledger/repositories/index';
-import type { TransactionKind } from '../../ledger/status';
+import type { StatusReadResult } from '../../ledger/repositories/status-reads';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 import { isoTime, type Clock } from '../../ledger/support';
 import type { Logger } from '../../logger';
 import { ServiceError } from '../errors';
@@ -32,6 +33,20 @@ export interface SweepDeps {
   progressIntervalMs?: number;
   /** Keeps sweeps one at a time across the instances of a team server. */
   cluster: Pick<Cluster, 'exclusive'>;
+  /** Told at the end of a run of the rows it found newly in mismatch (services/notices: told once per run that found some). */
+  foundMismatches?: (found: { sweepId: string; startedAt: string; profileId: string | null; payins: number; payouts: number }) => Promise<void>;
+}
+
+/** Why a read gave no usable answer, in words. */
+function failureReason(result: Exclude<StatusReadResult, 'ok' | 'not_found'>, detail: string | null): string {
+  // A rate-limited read's detail is the last 429 and when to retry (now past): said once, in the sweep's words.
+  if (result === 'rate_limited') return 'the gateway still answered HTTP 429 (rate limited) after every wait the read allows: run the sweep again later';
+  const what: Record<typeof result, string> = {
+    rejected: 'the gateway refused the read',
+    error: 'the gateway answered with an error',
+    unreachable: 'the gateway could not be reached',
+  };
+  return detail ? `${what[result]}: ${detail}` : what[result];
 }
 
 const ALREADY_RUNNING = 'A sweep is already running: cancel it or wait for it to end.';
@@ -91,6 +106,7 @@ export class Sweeper {
       verified: 0,
       mismatches: 0,
       failed: 0,
+      failures: [],
       skipped: 0,
       rateLimited: 0,
       orphansMatched,
@@ -125,7 +141,7 @@ export class Sweeper {
   private async items(profileId: string | undefined, subjects: TransactionKind[]): Promise<{ subject: TransactionKind; id: number }[]> {
     const items: { subject: TransactionKind; id: number }[] = [];
     for (const subject of subjects) {
-      for (const id of await (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).openIds(profileId)) items.push({ subject, id });
+      for (const id of await TRANSACTION_KINDS[subject].store(this.deps.repos).openIds(profileId)) items.push({ subject, id });
     }
     return items;
   }
@@ -142,11 +158,15 @@ export class Sweeper {
       this.publish(true);
     }
     let next = 0;
+    // Rows that were not in mismatch before their read and are after it, by kind.
+    const newMismatches: Record<TransactionKind, number> = { payin: 0, payout: 0 };
     const worker = async () => {
       while (!signal.aborted && next < items.length) {
         const item = items[next++] as { subject: TransactionKind; id: number };
         try {
+          const wasMismatch = this.deps.foundMismatches ? (await TRANSACTION_KINDS[item.subject].store(this.deps.repos).byId(item.id))?.mismatch : undefined;
           const { verdict, read } = await this.deps.verifier.verifyNow(item.subject, item.id, signal);
+          if (verdict === 'mismatch' && wasMismatch === false) newMismatches[item.subject]++;
           if (signal.aborted && (read === null || read.result === 'skipped')) break; // not read: not counted
           state.done++;
           if (read) {
@@ -154,13 +174,13 @@ export class Sweeper {
             if (read.changed) state.changed++;
             if (read.claim === 'verified') state.verified++;
             if (read.result === 'skipped') state.skipped++;
-            else if (read.result !== 'ok' && read.result !== 'not_found') state.failed++;
+            else if (read.result !== 'ok' && read.result !== 'not_found') await this.failed(state, item, failureReason(read.result, read.detail));
           }
           if (verdict === 'mismatch') state.mismatches++;
         } catch (error) {
           if (signal.aborted) break;
           state.done++;
-          state.failed++;
+          await this.failed(state, item, `the read failed in Paydesk: ${(error as Error).message}`);
           this.deps.log.error(`sweep: reading ${item.subject} ${item.id} failed`, error);
         }
         this.publish(false);
@@ -174,7 +194,27 @@ export class Sweeper {
       state.error = (error as Error).message;
     }
     state.finishedAt = isoTime(this.deps.now());
+    // Its end is pushed as soon as it is read as ended (sweep-status), and only then told.
     this.publish(true);
+    await this.tellMismatches(state, newMismatches);
+  }
+
+  private async tellMismatches(state: SweepState, found: Record<TransactionKind, number>): Promise<void> {
+    if (!this.deps.foundMismatches || found.payin + found.payout === 0) return;
+    try {
+      await this.deps.foundMismatches({ sweepId: state.id, startedAt: state.startedAt, profileId: state.profileId, payins: found.payin, payouts: found.payout });
+    } catch (error) {
+      this.deps.log.error('sweep: telling its mismatches failed', error);
+    }
+  }
+
+  /** Counts a failed read, and names it (its transaction, its reference, why) while the list has room. */
+  private async failed(state: SweepState, item: { subject: TransactionKind; id: number }, reason: string): Promise<void> {
+    state.failed++;
+    if (state.failures.length >= SWEEP_FAILURES_LISTED) return;
+    const record = await TRANSACTION_KINDS[item.subject].store(this.deps.repos).byId(item.id).catch(() => undefined);
+    const reference = record === undefined ? null : 'requestId' in record ? record.requestId : record.merchantReference;
+    state.failures.push({ subject: item.subject, rowId: item.id, reference, reason });
   }
 
   private publish(force: boolean): void {

@@ -10,11 +10,10 @@ import {
   type Envelope,
   type InvokeChannel,
   type TeamPolicy,
-  allowedRolesText,
   invokeContract,
   isInvokeChannel,
+  refusalText,
   roleAllows,
-  ROLE_LABELS,
 } from '../../../shared/contract';
 import type { Profile } from '../../ledger/repositories/profiles';
 import type { RequestPerson } from './request-context';
@@ -41,7 +40,7 @@ export class Authorizer {
       return forbidden('The team requires approvers to sign in with a second factor: set up your authenticator app in Settings → Your sign-in, then sign in again.');
     }
     if (!roleAllows(person.role, channel)) {
-      return forbidden(`Your role (${ROLE_LABELS[person.role]}) may not do this: ${channel} is for ${allowedRolesText(channel)}.`);
+      return forbidden(refusalText(person.role, channel));
     }
     if (person.role !== 'developer') return { ok: true, input };
     return this.scopeToDeveloper(person, channel, input);
@@ -73,7 +72,8 @@ export class Authorizer {
 
   private async activeProfile(person: RequestPerson): Promise<Profile | undefined> {
     const profiles = await this.deps.profiles.list();
-    return profiles.find((p) => p.id === person.activeProfileId) ?? (await this.deps.profiles.active());
+    // A choice archived since is no choice (ProfileService.active does the same).
+    return profiles.find((p) => p.id === person.activeProfileId && p.archivedAt === null) ?? (await this.deps.profiles.active());
   }
 
   private async liveProfileIds(): Promise<Set<string>> {

@@ -44,6 +44,12 @@ export class EnvelopeKey {
     return new EnvelopeKey(key);
   }
 
+  /** Which key sealed a value (its id, written in the sealed text), or undefined for a text not sealed this way. */
+  static idOf(sealed: string): string | undefined {
+    const [version, keyId] = sealed.split('.');
+    return version === 'v1' && keyId ? keyId : undefined;
+  }
+
   toBase64(): string {
     return this.key.toString('base64');
   }

@@ -3,6 +3,7 @@
 // transaction, audited. Afterwards only the next key opens them.
 import type { Repositories } from '../../ledger/repositories/index';
 import type { EnvelopeKey } from './envelope-key';
+import { totpAccount } from './sealed-values';
 
 export async function rotateEnvelopeKey(repos: Repositories, current: EnvelopeKey, next: EnvelopeKey): Promise<{ credentials: number; secondFactors: number }> {
   return repos.transaction(async () => {
@@ -13,7 +14,7 @@ export async function rotateEnvelopeKey(repos: Repositories, current: EnvelopeKe
     }
     let secondFactors = 0;
     for (const user of await repos.team.users()) {
-      const account = `totp:${user.id}`;
+      const account = totpAccount(user.id);
       const patch: { totpSecret?: string; totpPending?: string } = {};
       if (user.totpSecret) patch.totpSecret = next.seal(current.open(user.totpSecret, account), account);
       if (user.totpPending) patch.totpPending = next.seal(current.open(user.totpPending, account), account);

@@ -14,7 +14,7 @@ export class ServerSecretStore implements SecretStore {
   ) {}
 
   async status(): Promise<KeychainStatus> {
-    return { state: 'available', backend: `team server, sealed with AES-256-GCM under envelope key ${this.key.id}`, message: 'Credentials are kept by the team server, sealed under its envelope key; they never reach this browser.' };
+    return { state: 'available', custody: 'server', backend: `team server, sealed with AES-256-GCM under envelope key ${this.key.id}`, message: 'Credentials are kept by the team server, sealed under its envelope key; they never reach this browser.' };
   }
 
   async get(account: string): Promise<string | null> {

@@ -9,8 +9,10 @@ import type { TeamSessionRecord, TeamUserRecord } from '../../ledger/repositorie
 import { isoTime, type Clock } from '../../ledger/support';
 import { ServiceError } from '../errors';
 import type { EventBus } from '../event-bus';
+import type { Notices } from '../notices/notices';
 import type { EnvelopeKey } from './envelope-key';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import { totpAccount } from './sealed-values';
 import { currentPerson, type RequestPerson } from './request-context';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 
@@ -67,6 +69,8 @@ export interface TeamServiceDeps {
   onSessionsEnded?: (sessionIds: string[]) => void;
   /** This server's address, for the session view. */
   serverUrl: string;
+  /** Told of a sign-in and of a role change, in their transaction (services/notices: security events). */
+  notices?: Pick<Notices, 'signedIn' | 'roleChanged'>;
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -121,6 +125,7 @@ export class TeamService {
       const opened = await this.team.createSession({ id: randomUUID(), tokenHash: tokenHash(token), userId: user.id, client: input.client, expiresAt: isoTime(new Date(now.getTime() + minutes(this.sessionLimits.maxAgeMinutes))) });
       await this.team.updateUser(user.id, { lastLoginAt: isoTime(now) });
       await this.deps.repos.audit.append({ actor: user.username, action: 'team.sign-in', subject: user.username, details: { client: input.client, address: input.address, session: opened.id } });
+      await this.deps.notices?.signedIn(user, input.address);
       return opened;
     });
     return { token, session, person: this.requestPerson(user, session.id) };
@@ -227,6 +232,7 @@ export class TeamService {
     const updated = await this.deps.repos.transaction(async () => {
       const changed = (await this.team.updateUser(user.id, { displayName: input.displayName, role: input.role, disabled: input.disabled })) as TeamUserRecord;
       await this.audit('team.user-update', user.username, { ...(input.role !== undefined ? { role: { from: user.role, to: input.role } } : {}), ...(input.disabled !== undefined ? { disabled: input.disabled } : {}), ...(input.displayName !== undefined ? { displayName: input.displayName } : {}) });
+      if (input.role !== undefined) await this.deps.notices?.roleChanged(changed, { from: user.role, to: input.role, by: me ? `${me.displayName} (${me.username})` : 'An admin' });
       return changed;
     });
     // A role change takes effect at the next call (each call reads the person afresh); a disabled person is signed out now.
@@ -301,7 +307,7 @@ export class TeamService {
   async startTotp(): Promise<{ secret: string; uri: string }> {
     const me = this.me();
     const secret = newTotpSecret();
-    await this.team.updateUser(me.id, { totpPending: this.deps.key.seal(secret, `totp:${me.id}`) });
+    await this.team.updateUser(me.id, { totpPending: this.deps.key.seal(secret, totpAccount(me.id)) });
     return { secret, uri: totpUri(secret, me.username) };
   }
 
@@ -339,7 +345,7 @@ export class TeamService {
   // ---- helpers ----
 
   private open(sealed: string, userId: string): string {
-    return this.deps.key.open(sealed, `totp:${userId}`);
+    return this.deps.key.open(sealed, totpAccount(userId));
   }
 
   private me(): RequestPerson {

@@ -6,6 +6,7 @@ import type { CallResult } from '../../gateway/result';
 import { describeResult } from '../../gateway/result';
 import type { Repositories } from '../../ledger/repositories/index';
 import type { StatusRead, StatusReadResult } from '../../ledger/repositories/status-reads';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 
 type Loose = Record<string, unknown>;
 
@@ -51,15 +52,14 @@ export function readFacts(result: StatusAnswer, idFields: readonly string[]): Re
 
 export function recordRead(
   repos: Pick<Repositories, 'statusReads'>,
-  read: { profileId: string; kind: 'payin' | 'payout'; reference: string; rowId: number | null; requestBody: object; requestedAt: Date; respondedAt: Date | null },
+  read: { profileId: string; kind: TransactionKind; reference: string; rowId: number | null; requestBody: object; requestedAt: Date; respondedAt: Date | null },
   facts: Pick<ReadFacts, 'result' | 'httpStatus' | 'responseBody' | 'statusCode' | 'error'>,
 ): Promise<StatusRead> {
   return repos.statusReads.record({
     profileId: read.profileId,
     kind: read.kind,
     reference: read.reference,
-    payinRowId: read.kind === 'payin' ? read.rowId : null,
-    payoutRowId: read.kind === 'payout' ? read.rowId : null,
+    ...TRANSACTION_KINDS[read.kind].rowLinks(read.rowId),
     requestBody: read.requestBody,
     requestedAt: read.requestedAt,
     httpStatus: facts.httpStatus,

@@ -1,4 +1,4 @@
-// Status reads in place of notifications that cannot arrive (issue 13, point 3). A transaction sent
+// Status reads in place of notifications that cannot arrive. A transaction sent
 // by a sandbox or live profile whose notification link is a loopback address will never be
 // notified (the gateway is another machine), so its status is read until it is final: through the
 // verifier (judged as any read is) and so the shared StatusReader and its rate limiter, with
@@ -7,7 +7,7 @@
 // keeps the process alive meanwhile. A failure to read the ledger is logged and the row read again
 // after its pause; nothing here ever rejects into a timer.
 import type { Repositories } from '../../ledger/repositories/index';
-import type { TransactionKind } from '../../ledger/status';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 import type { Logger } from '../../logger';
 import type { Verifier } from './verifier';
 
@@ -77,7 +77,7 @@ export class StatusPoller {
     const since = new Date(this.deps.now().getTime() - this.timings.maxAgeMs);
     let count = 0;
     for (const subject of ['payin', 'payout'] as const) {
-      for (const id of await (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).polledIds(since, limit)) {
+      for (const id of await TRANSACTION_KINDS[subject].store(this.deps.repos).polledIds(since, limit)) {
         await this.track(subject, id);
         count++;
       }
@@ -98,7 +98,7 @@ export class StatusPoller {
   }
 
   private async wanted(subject: TransactionKind, rowId: number): Promise<boolean> {
-    const row = subject === 'payin' ? await this.deps.repos.payins.byId(rowId) : await this.deps.repos.payouts.byId(rowId);
+    const row = await TRANSACTION_KINDS[subject].store(this.deps.repos).byId(rowId);
     if (!row || row.final || row.notifyUnreachable === null) return false;
     return this.deps.now().getTime() - Date.parse(row.createdAt) < this.timings.maxAgeMs;
   }
@@ -121,7 +121,8 @@ export class StatusPoller {
     entry.reads++;
     try {
       const { read } = await this.deps.verifier.verifyNow(entry.subject, entry.rowId, this.abort.signal);
-      // Nothing to read by (a payout whose create answer never came): its settling gives it a payout_id, then track() again.
+      // Nothing to read it by (a payout whose create answer never came, on a gateway that cannot read
+      // by merchantReference): its settling gives it a payout_id, then track() again.
       if (read?.result === 'skipped') {
         this.polled.delete(key);
         return;

@@ -8,21 +8,28 @@
 // ids it lacked, amount or currency contradictions (facts_conflict), the status (forward only),
 // and the fate of an unverified notified claim (see TransactionsStore.applyStatus). Notifications
 // whose claim the gateway contradicts are re-marked 'mismatch' so the webhook inspector shows it.
+// A payout whose create answer was lost is read by merchantReference, until its gateway says it
+// cannot read that way (reference-reads.ts): that answer is recorded once and remembered, and no
+// read is sent by that key again (the outcome says so: notAsked).
 import { numberText } from '../../../shared/json';
 import { compareAmounts, parseDecimal } from '../../../shared/money';
 import { statusSubjectOf } from '../../../shared/spec/events';
-import type { PayinStatusRequest, PayoutStatusRequest } from '../../../shared/spec/schemas';
-import type { GatewayClient } from '../../gateway/client';
 import type { Repositories } from '../../ledger/repositories/index';
+import type { PayinRecord } from '../../ledger/repositories/payins';
+import type { PayoutRecord } from '../../ledger/repositories/payouts';
 import type { Profile } from '../../ledger/repositories/profiles';
 import type { StatusRead, StatusReadResult } from '../../ledger/repositories/status-reads';
-import type { ClaimOutcome, TransactionRecord } from '../../ledger/repositories/transactions';
-import { resolveClaim, statusFacts, type TransactionKind } from '../../ledger/status';
+import type { TransactionRecord } from '../../ledger/repositories/transactions';
+import { resolveClaim, statusFacts } from '../../ledger/status';
 import type { Clock } from '../../ledger/support';
+import { TRANSACTION_KINDS, transactionOf, type StatusTransport, type TransactionKind } from '../../transaction-kinds';
+import { applyCreateAnswer, applyStatus } from '../payments/apply';
+import type { ClaimOutcome } from '../status-change';
 import { LimiterClosedError, type ReadRateLimiter } from './rate-limiter';
 import { readFacts, recordRead, type ReadFacts, type StatusAnswer } from './read-facts';
+import { refusedReferenceReadText, refusesReferenceReads, type ReferenceReadRefusal, type ReferenceReads } from './reference-reads';
 
-export type StatusClient = Pick<GatewayClient, 'payinStatus' | 'payoutStatus'>;
+export type StatusClient = StatusTransport;
 
 export interface StatusReaderDeps {
   repos: Repositories;
@@ -35,15 +42,23 @@ export interface StatusReaderDeps {
   maxRetryAfterSeconds?: number;
   /** How long a person's read may wait for the rate limit before it answers "retry in N s" (default 2 s). */
   userMaxWaitMs?: number;
+  /** Whether a profile's gateway has said it cannot read payouts by merchantReference. */
+  referenceReads: ReferenceReads;
+  /** Told each read's result (metrics). */
+  onRead?: (result: StatusReadOutcome['result']) => void;
 }
 
 /**
  * What a person asks to read: a pay-in by payin_id (else request_id), a payout by payout_id (else
  * merchantReference, which finds a payout whose create answer was lost where the gateway supports it).
  */
-export type ReadRequest =
-  | { subject: 'payin'; payinId?: string | undefined; requestId?: string | undefined }
-  | { subject: 'payout'; payoutId?: string | undefined; merchantReference?: string | undefined };
+export interface ReadRequest {
+  subject: TransactionKind;
+  /** payin_id / payout_id: read by it when given. */
+  gatewayId?: string | undefined;
+  /** request_id / merchantReference. */
+  reference?: string | undefined;
+}
 
 export interface StatusReadOutcome {
   subject: TransactionKind;
@@ -68,6 +83,8 @@ export interface StatusReadOutcome {
   /** Notifications re-marked 'mismatch' by this read. */
   contradictedNotifications: number[];
   detail: string | null;
+  /** Not sent (result 'skipped') because the gateway has said it cannot read payouts by merchantReference: when, and what it answered. */
+  notAsked: ReferenceReadRefusal | null;
 }
 
 /** How long one read may wait for the rate limit. */
@@ -82,7 +99,10 @@ interface ReadTarget {
   subject: TransactionKind;
   profile: Profile;
   request: object;
+  /** What it is read by: the gateway's id, or the merchant's reference. */
+  by: 'gatewayId' | 'reference';
   reference: string;
+  /** The fields a 400's details name when the gateway has no such transaction. */
   idFields: readonly string[];
   /** The ledger row, when known before the answer (else matched by the answer's own reference). */
   rowId: number | null;
@@ -90,10 +110,16 @@ interface ReadTarget {
 
 type Loose = Record<string, unknown>;
 
-const PAYIN_IDS = ['payin_id', 'request_id'] as const;
-const PAYOUT_IDS = ['payout_id'] as const;
-/** A read by merchantReference: only a 400 naming that field says "no such payout" (a gateway without the lookup names payout_id). */
-const PAYOUT_REFERENCE = ['merchantReference'] as const;
+/** The read of one transaction by one of its references, in the spec's field names. */
+function readTarget(subject: TransactionKind, profile: Profile, by: ReadTarget['by'], value: string, rowId: number | null): ReadTarget {
+  const kind = TRANSACTION_KINDS[subject];
+  const field = by === 'gatewayId' ? kind.gatewayIdField : kind.referenceField;
+  const idFields = by === 'gatewayId' ? kind.notFoundById : kind.notFoundByReference;
+  return { subject, profile, request: { merchant_id: profile.merchantId, [field]: value }, by, reference: value, idFields, rowId };
+}
+
+/** A read by a reference the spec does not read by (a payout's merchantReference): some gateways cannot (reference-reads.ts). */
+const extensionRead = (target: ReadTarget) => target.by === 'reference' && !TRANSACTION_KINDS[target.subject].referenceReadInSpec;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -112,6 +138,8 @@ export function moneyContradictions(row: Pick<TransactionRecord, 'amount' | 'cur
 export class StatusReader {
   private readonly background: Patience;
   private readonly person: Patience;
+  /** Per profile, the read by merchantReference in flight: the next one waits for its answer (which may be the gateway refusing the key). */
+  private readonly referenceReadInFlight = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: StatusReaderDeps) {
     const maxRateLimitRetries = deps.maxRateLimitRetries ?? 3;
@@ -121,7 +149,7 @@ export class StatusReader {
   }
 
   record(subject: TransactionKind, rowId: number): Promise<TransactionRecord | undefined> {
-    return subject === 'payin' ? this.deps.repos.payins.byId(rowId) : this.deps.repos.payouts.byId(rowId);
+    return TRANSACTION_KINDS[subject].store(this.deps.repos).byId(rowId);
   }
 
   /** A read of a ledger row for the verifier or the sweep: it waits for the rate limit as long as needed. */
@@ -156,7 +184,36 @@ export class StatusReader {
     return this.exchange(client, target, initialOutcome(target.subject, target.rowId, before), wait === 'person' ? this.person : this.background);
   }
 
+  /**
+   * A read by merchantReference is sent only while the gateway has not said it cannot read that
+   * way, one per profile at a time in this process: those asked meanwhile wait for its answer, so
+   * a gateway without the lookup is asked once, not once per caller.
+   */
   private async exchange(client: StatusClient, target: ReadTarget, start: StatusReadOutcome, patience: Patience, signal?: AbortSignal): Promise<StatusReadOutcome> {
+    const outcome = await this.exchangeOnce(client, target, start, patience, signal);
+    this.deps.onRead?.(outcome.result);
+    return outcome;
+  }
+
+  private async exchangeOnce(client: StatusClient, target: ReadTarget, start: StatusReadOutcome, patience: Patience, signal?: AbortSignal): Promise<StatusReadOutcome> {
+    if (!extensionRead(target)) return this.exchangeNow(client, target, start, patience, signal);
+    const profileId = target.profile.id;
+    const before = this.referenceReadInFlight.get(profileId);
+    const read = (async (): Promise<StatusReadOutcome> => {
+      await before?.catch(() => undefined);
+      const refusal = await this.deps.referenceReads.refusal(target.profile);
+      if (refusal) return { ...start, result: 'skipped', notAsked: refusal, detail: `not sent: ${refusedReferenceReadText(refusal)}` };
+      return this.exchangeNow(client, target, start, patience, signal);
+    })();
+    this.referenceReadInFlight.set(profileId, read);
+    try {
+      return await read;
+    } finally {
+      if (this.referenceReadInFlight.get(profileId) === read) this.referenceReadInFlight.delete(profileId);
+    }
+  }
+
+  private async exchangeNow(client: StatusClient, target: ReadTarget, start: StatusReadOutcome, patience: Patience, signal?: AbortSignal): Promise<StatusReadOutcome> {
     const { repos, limiter } = this.deps;
     const key = `${target.profile.id}|${target.subject}`;
     const deadline = this.nowMs() + patience.maxWaitMs;
@@ -172,10 +229,11 @@ export class StatusReader {
       if (waitMs > 0) return this.heldBack(target, outcome, waitMs);
 
       const requestedAt = this.deps.now();
-      const answer = target.subject === 'payin' ? await client.payinStatus(target.request as PayinStatusRequest) : await client.payoutStatus(target.request as PayoutStatusRequest);
+      const answer = await TRANSACTION_KINDS[target.subject].readStatus(client, target.request);
       const facts = readFacts(answer, target.idFields);
       const respondedAt = this.deps.now();
-      if (facts.result !== 'rate_limited') return { ...outcome, ...(await this.apply(target, facts, requestedAt, respondedAt)), answer, retryAfterSeconds: null };
+      const refused = extensionRead(target) && refusesReferenceReads(answer);
+      if (facts.result !== 'rate_limited') return { ...outcome, ...(await this.apply(target, facts, requestedAt, respondedAt, refused)), answer, retryAfterSeconds: null };
 
       // Honour the Retry-After for every read of this profile and kind, not just this one.
       const seconds = Math.max(1, facts.retryAfterSeconds ?? 1);
@@ -205,29 +263,22 @@ export class StatusReader {
   }
 
   private async requestedTarget(profile: Profile, request: ReadRequest): Promise<ReadTarget> {
-    const { payins, payouts } = this.deps.repos;
-    if (request.subject === 'payout') {
-      const { payoutId, merchantReference = '' } = request;
-      if (payoutId) {
-        const known = await payouts.byPayoutId(payoutId, profile.id);
-        return { subject: 'payout', profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: known?.id ?? null };
-      }
-      const known = await payouts.byMerchantReference(profile.id, merchantReference);
-      return { subject: 'payout', profile, request: { merchant_id: profile.merchantId, merchantReference }, reference: merchantReference, idFields: PAYOUT_REFERENCE, rowId: known?.id ?? null };
-    }
-    const { payinId, requestId } = request;
-    const known = (payinId && (await payins.byPayinId(payinId, profile.id))) || (requestId && (await payins.byRequestId(profile.id, requestId))) || undefined;
-    const body = payinId ? { merchant_id: profile.merchantId, payin_id: payinId } : { merchant_id: profile.merchantId, request_id: requestId ?? '' };
-    return { subject: 'payin', profile, request: body, reference: payinId || (requestId ?? ''), idFields: PAYIN_IDS, rowId: known?.id ?? null };
+    const { subject, gatewayId, reference = '' } = request;
+    const store = TRANSACTION_KINDS[subject].store(this.deps.repos);
+    const byId = gatewayId ? await store.byGatewayId(gatewayId, profile.id) : undefined;
+    // A pay-in given both may be the row of its request_id; a payout read by payout_id is that id's row only.
+    const byReference = !byId && reference && !(gatewayId && subject === 'payout') ? await store.byReference(profile.id, reference) : undefined;
+    const rowId = (byId ?? byReference)?.id ?? null;
+    return gatewayId ? readTarget(subject, profile, 'gatewayId', gatewayId, rowId) : readTarget(subject, profile, 'reference', reference, rowId);
   }
 
   /** A read by the gateway's id for a row that never learnt it: the answer's own reference names the row. */
   private async rowNamedBy(target: ReadTarget, found: Loose | null): Promise<number | null> {
     if (!found) return null;
-    const reference = text(target.subject === 'payin' ? found.request_id : found.merchantReference);
+    const kind = TRANSACTION_KINDS[target.subject];
+    const reference = text(found[kind.referenceField]);
     if (reference === null) return null;
-    const row = target.subject === 'payin' ? await this.deps.repos.payins.byRequestId(target.profile.id, reference) : await this.deps.repos.payouts.byMerchantReference(target.profile.id, reference);
-    return row?.id ?? null;
+    return (await kind.store(this.deps.repos).byReference(target.profile.id, reference))?.id ?? null;
   }
 
   /**
@@ -235,16 +286,19 @@ export class StatusReader {
    * rolled it back as a deadlock's victim (the verifier, a person's resume and another instance may
    * apply reads of the same transaction at once).
    */
-  private apply(target: ReadTarget, facts: ReadFacts, requestedAt: Date, respondedAt: Date): Promise<Partial<StatusReadOutcome>> {
+  private apply(target: ReadTarget, facts: ReadFacts, requestedAt: Date, respondedAt: Date, refusedKey = false): Promise<Partial<StatusReadOutcome>> {
     const { repos } = this.deps;
     const { subject } = target;
     return repos.transactionRetried(async (): Promise<Partial<StatusReadOutcome>> => {
       const rowId = target.rowId ?? (await this.rowNamedBy(target, facts.found));
       const read = await recordRead(repos, { ...readOf(target, rowId), requestedAt, respondedAt }, facts);
+      // The gateway cannot read payouts by merchantReference: remembered with the read that says so.
+      if (refusedKey) await this.deps.referenceReads.remember(target.profile, facts.error ?? `HTTP ${facts.httpStatus}`, requestedAt);
       if (rowId === null) {
         return { rowId, read, result: facts.result, statusCode: facts.statusCode === null ? null : String(facts.statusCode), record: undefined, detail: facts.error };
       }
-      const store = subject === 'payin' ? repos.payins : repos.payouts;
+      const kind = TRANSACTION_KINDS[subject];
+      const store = kind.store(repos);
       const before = (await store.byId(rowId)) as TransactionRecord;
       const statusCode = facts.result === 'ok' ? facts.statusCode : null;
       if (facts.result !== 'ok' || !facts.found) {
@@ -254,14 +308,13 @@ export class StatusReader {
         return { rowId, read, result: facts.result, statusCode: null, record: await store.byId(rowId), claim: contradicted ? 'contradicted' : 'none', contradictedNotifications: ids, detail: facts.error };
       }
       const body = facts.found;
-      if (subject === 'payin') await repos.payins.applyCreateAnswer(rowId, { payinId: text(body.payin_id), redirectUrl: text(body.redirect_url), createdAt: text(body.created_at) });
-      else await repos.payouts.applyCreateAnswer(rowId, { payoutId: text(body.payout_id), createdAt: text(body.created_at) });
+      await applyCreateAnswer<TransactionRecord>(store, rowId, { gatewayId: text(body[kind.gatewayIdField]), redirectUrl: text(body.redirect_url), createdAt: text(body.created_at) });
       const money = moneyContradictions(before, body.amount, body.currency);
       if (money) await store.noteConflict(rowId, `status read: ${money}`, 'facts');
       if (statusCode === null) {
         return { rowId, read, result: 'error', statusCode: null, record: await store.byId(rowId), detail: 'the status read answered without a status_code' };
       }
-      const applied = await store.applyStatus(rowId, { statusCode, reasonCode: text(body.reason_code) ?? null, source: 'status_read' });
+      const applied = await applyStatus<TransactionRecord>(store, rowId, { statusCode, reasonCode: text(body.reason_code) ?? null, source: 'status_read' });
       const ids = applied.claim === 'contradicted' ? await this.markContradicted(subject, rowId, String(statusCode)) : [];
       return {
         rowId,
@@ -284,7 +337,7 @@ export class StatusReader {
    */
   async markContradicted(subject: TransactionKind, rowId: number, gatewayCode: string | null, includeAhead = false): Promise<number[]> {
     const { notifications } = this.deps.repos;
-    const linked = subject === 'payin' ? await notifications.forPayin(rowId) : await notifications.forPayout(rowId);
+    const linked = await TRANSACTION_KINDS[subject].notifications(this.deps.repos, rowId);
     const ids: number[] = [];
     for (const n of linked) {
       if (n.outcome !== 'applied' || statusSubjectOf(n.event) !== subject || n.statusCode === null) continue;
@@ -306,23 +359,17 @@ export class StatusReader {
 function initialOutcome(subject: TransactionKind, rowId: number | null, record: TransactionRecord | undefined): StatusReadOutcome {
   return {
     subject, rowId, result: 'skipped', statusCode: null, changed: false, claim: 'none', record, read: null, answer: null,
-    rateLimited: 0, retryAfterSeconds: null, contradictedNotifications: [], detail: null,
+    rateLimited: 0, retryAfterSeconds: null, contradictedNotifications: [], detail: null, notAsked: null,
   };
 }
 
 /**
- * The read of a ledger row: by payin_id when known (else request_id), a payout by payout_id (else,
- * when its create answer never arrived, by merchantReference).
+ * The read of a ledger row: by the gateway's id when known (payin_id, payout_id), else by its
+ * reference (request_id; a payout whose create answer never arrived by merchantReference).
  */
 function rowTarget(subject: TransactionKind, row: TransactionRecord, profile: Profile): ReadTarget {
-  if (subject === 'payin') {
-    const { payinId, requestId } = row as TransactionRecord & { payinId: string | null; requestId: string };
-    const by = payinId ? { payin_id: payinId } : { request_id: requestId };
-    return { subject, profile, request: { merchant_id: profile.merchantId, ...by }, reference: payinId ?? requestId, idFields: PAYIN_IDS, rowId: row.id };
-  }
-  const { payoutId, merchantReference } = row as TransactionRecord & { payoutId: string | null; merchantReference: string };
-  if (payoutId) return { subject, profile, request: { merchant_id: profile.merchantId, payout_id: payoutId }, reference: payoutId, idFields: PAYOUT_IDS, rowId: row.id };
-  return { subject, profile, request: { merchant_id: profile.merchantId, merchantReference }, reference: merchantReference, idFields: PAYOUT_REFERENCE, rowId: row.id };
+  const { reference, gatewayId } = transactionOf(row as PayinRecord | PayoutRecord);
+  return gatewayId ? readTarget(subject, profile, 'gatewayId', gatewayId, row.id) : readTarget(subject, profile, 'reference', reference, row.id);
 }
 
 function readOf(target: ReadTarget, rowId: number | null) {

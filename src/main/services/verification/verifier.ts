@@ -1,6 +1,6 @@
 // The verifier: a notification carries no signature (spec 5, rule 6), so every one that claims a
 // new status (or contradicts the ledger) is confirmed with one status read of its transaction.
-// Fed by the apply step's results (it subscribes to the applier it is given); one entry per transaction however many notifications arrive;
+// Fed by the apply step's results (from start() on, it takes the applier's); one entry per transaction however many notifications arrive;
 // a few reads in flight, paced by the shared rate limiter.
 //
 //   gateway agrees (or has moved past a pending claim)   → verified
@@ -15,7 +15,7 @@
 // Unverified claims survive restarts: recover() queues every row whose claim is unverified.
 // close() clears every timer; no timer keeps the process alive meanwhile (unref).
 import type { Repositories } from '../../ledger/repositories/index';
-import type { TransactionKind } from '../../ledger/status';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../transaction-kinds';
 import type { Logger } from '../../logger';
 import type { AppliedNotification, NotificationApplier } from '../notification-applier';
 import type { StatusReader, StatusReadOutcome } from './status-reader';
@@ -78,11 +78,15 @@ export class Verifier {
   private closed = false;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly running = new Set<Promise<unknown>>();
-  private readonly unsubscribe: () => void;
+  private unsubscribe: () => void = () => {};
 
   constructor(private readonly deps: VerifierDeps) {
     this.timings = { ...DEFAULT_VERIFIER_TIMINGS, ...deps.timings };
-    this.unsubscribe = deps.applier.subscribe((result) => this.onApplied(result));
+  }
+
+  /** Takes the applier's results from now on (what it applied before is found by recover()). */
+  start(): void {
+    this.unsubscribe = this.deps.applier.subscribe((result) => this.onApplied(result));
   }
 
   /** Queues a read for every applied notification that needs one. */
@@ -114,7 +118,7 @@ export class Verifier {
   async recover(limit = 100_000): Promise<number> {
     let count = 0;
     for (const subject of ['payin', 'payout'] as const) {
-      const ids = await (subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts).unverifiedClaimIds(limit);
+      const ids = await TRANSACTION_KINDS[subject].store(this.deps.repos).unverifiedClaimIds(limit);
       for (const id of ids) this.enqueue(subject, id);
       count += ids.length;
     }
@@ -252,7 +256,7 @@ export class Verifier {
   private async recheckLater(entry: Entry, read: StatusReadOutcome): Promise<VerificationVerdict> {
     const delay = this.timings.recheckDelaysMs[entry.rechecks];
     if (delay === undefined) {
-      const store = entry.subject === 'payin' ? this.deps.repos.payins : this.deps.repos.payouts;
+      const store = TRANSACTION_KINDS[entry.subject].store(this.deps.repos);
       const claim = read.record?.lastNotifiedStatus ?? '?';
       await store.contradictClaim(entry.rowId, `notified status ${claim}, but the gateway still says ${read.statusCode ?? '?'} after ${entry.rechecks + 1} status reads`);
       read.contradictedNotifications.push(...(await this.deps.reader.markContradicted(entry.subject, entry.rowId, read.statusCode, true)));

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Checkbox, CloseButton, Group, Loader, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ApprovalDecision } from '../../../shared/contract';
+import { allowedRolesText, ROLE_LABELS } from '../../../shared/contract/roles';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
 import { useAction } from '../../components/use-action';
@@ -10,7 +11,9 @@ import { useApi, useApp } from '../../stores/context';
 import { EnvironmentBanner } from '../payouts/EnvironmentBanner';
 import { ReviewedPayoutFacts } from '../payouts/PayoutReview';
 import { formatMoney } from '../transactions/format';
-import { ApprovalAmount, STATE_LABELS } from './ApprovalsScreen';
+import { ApprovalAmount } from './ApprovalsScreen';
+import { STATE_LABELS } from './approval-states';
+import { counted } from '../../../shared/counted';
 
 function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -29,7 +32,7 @@ function Fact({ label, children, testId }: { label: string; children: React.Reac
  * One request for approval, as the maker reviewed it (the same facts as the review: amount,
  * beneficiary, masked destination, profile), with the maker, the policy and the times; an approver
  * other than the maker approves it (which sends it) or rejects it with a reason; the maker may
- * withdraw it. The server refuses whatever the screen would not offer.
+ * withdraw it while their role allows it. The server refuses whatever the screen would not offer.
  */
 export function ApprovalDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const api = useApi();
@@ -49,20 +52,23 @@ export function ApprovalDetail({ id, onClose }: { id: number; onClose: () => voi
   const mine = person !== null && approval.maker.id === person.id;
   const awaiting = approval.state === 'awaiting';
   const mayDecide = awaiting && !mine && can('approvals:approve');
+  const mayWithdraw = can('approvals:withdraw');
   const live = approval.profile.environment === 'live';
 
+  // Done or refused, the request is read again: a refusal may mean another person decided it
+  // first (main's message says who, what and when), and the screen then shows it as it now is.
   const approve = async () => {
     const done = await decide.run(() => api.invoke('approvals:approve', { id, ...(approval.needsCardNumber ? { cardNum } : {}) }), approval.kind === 'payout' ? 'Approved: the payout is sent' : 'Approved: the batch has started');
-    if (done) {
-      setDecision(done);
-      query.reload();
-    }
+    if (done) setDecision(done);
+    query.reload();
   };
   const reject = async () => {
-    if (await decide.run(() => api.invoke('approvals:reject', { id, reason }), `Approval ${id} rejected`)) query.reload();
+    await decide.run(() => api.invoke('approvals:reject', { id, reason }), `Approval ${id} rejected`);
+    query.reload();
   };
   const withdraw = async () => {
-    if (await decide.run(() => api.invoke('approvals:withdraw', { id }), `Approval ${id} withdrawn`)) query.reload();
+    await decide.run(() => api.invoke('approvals:withdraw', { id }), `Approval ${id} withdrawn`);
+    query.reload();
   };
 
   return (
@@ -91,7 +97,7 @@ export function ApprovalDetail({ id, onClose }: { id: number; onClose: () => voi
               <ApprovalAmount approval={approval} />
             </Text>
             <Text size="sm" ff="monospace">
-              {approval.itemCount} payouts · {approval.batch?.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
+              {counted(approval.itemCount, 'payout')} · {approval.batch?.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
             </Text>
           </Stack>
         )}
@@ -131,9 +137,16 @@ export function ApprovalDetail({ id, onClose }: { id: number; onClose: () => voi
             <Text size="sm" c="dimmed">
               You submitted this: another person with the approver role decides it.
             </Text>
-            <Button variant="default" color="red" onClick={() => void withdraw()} loading={decide.busy}>
-              Withdraw
-            </Button>
+            {/* The role read now: a role changed while this is open (pushed as team:session-changed) takes the button away. */}
+            {mayWithdraw ? (
+              <Button variant="default" color="red" onClick={() => void withdraw()} loading={decide.busy}>
+                Withdraw
+              </Button>
+            ) : (
+              <Text size="sm" c="dimmed" data-testid="withdraw-note">
+                Withdrawing it is for {allowedRolesText('approvals:withdraw')}; your role is {person ? ROLE_LABELS[person.role] : ''}.
+              </Text>
+            )}
           </Group>
         )}
         {awaiting && !mine && !can('approvals:approve') && (
@@ -156,7 +169,7 @@ export function ApprovalDetail({ id, onClose }: { id: number; onClose: () => voi
             )}
             <Checkbox
               color={live ? 'red' : undefined}
-              label={approval.kind === 'payout' ? `I have checked the beneficiary and the amount: approve and send this ${live ? 'LIVE ' : ''}payout.` : `I have checked the batch: approve and start these ${approval.itemCount} ${live ? 'LIVE ' : ''}payouts.`}
+              label={approval.kind === 'payout' ? `I have checked the beneficiary and the amount: approve and send this ${live ? 'LIVE ' : ''}payout.` : `I have checked the batch: approve and start its ${counted(approval.itemCount, `${live ? 'LIVE ' : ''}payout`)}.`}
               checked={checked}
               onChange={(event) => setChecked(event.currentTarget.checked)}
               data-testid="approval-confirm"

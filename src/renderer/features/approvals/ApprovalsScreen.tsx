@@ -1,24 +1,17 @@
 import { Badge, Button, Card, Group, Loader, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { ApprovalState, ApprovalView } from '../../../shared/contract';
+import type { ApprovalView } from '../../../shared/contract';
 import { Amount } from '../../components/Amount';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
+import { RowTable } from '../../components/RowTable';
 import { useLiveQuery } from '../../components/use-live-query';
 import { navigate } from '../../shell/use-route';
 import { useApi } from '../../stores/context';
 import { ApprovalDetail } from './ApprovalDetail';
+import { STATE_LABELS } from './approval-states';
 
 type Scope = 'queue' | 'mine' | 'decided';
-
-export const STATE_LABELS: Record<ApprovalState, { label: string; color: string }> = {
-  awaiting: { label: 'Awaiting approval', color: 'yellow' },
-  approved: { label: 'Approved', color: 'teal' },
-  rejected: { label: 'Rejected', color: 'red' },
-  expired: { label: 'Expired', color: 'gray' },
-  withdrawn: { label: 'Withdrawn', color: 'gray' },
-  voided: { label: 'Void', color: 'gray' },
-};
 
 /** A payout's amount, or a batch's total (in words when it has several currencies). */
 export function ApprovalAmount({ approval }: { approval: ApprovalView }) {
@@ -65,48 +58,39 @@ export function ApprovalsScreen({ id }: { id: string | null }) {
             {scope === 'queue' ? 'Nothing awaits a decision.' : scope === 'mine' ? 'You have submitted nothing for approval.' : 'Nothing has been decided yet.'}
           </Text>
         ) : (
-          <Table aria-label="Approvals" highlightOnHover data-testid="approvals-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>#</Table.Th>
-                <Table.Th>What</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th>Profile</Table.Th>
-                <Table.Th>Maker</Table.Th>
-                <Table.Th>Submitted</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th />
+          <RowTable
+            aria-label="Approvals"
+            highlightOnHover
+            data-testid="approvals-table"
+            headings={['#', 'What', { label: 'Amount', ta: 'right' }, 'Profile', 'Maker', 'Submitted', 'State', '']}
+            items={list.data.items}
+            row={(approval) => (
+              <Table.Tr key={approval.id} data-approval-id={approval.id} data-state={approval.state} aria-selected={approval.id === openId}>
+                <Table.Td ff="monospace">{approval.id}</Table.Td>
+                <Table.Td>{approval.kind === 'payout' ? `Payout ${approval.subject}` : `Batch ${approval.batch?.name ?? approval.subject} (${approval.itemCount})`}</Table.Td>
+                <Table.Td ta="right">
+                  <ApprovalAmount approval={approval} />
+                </Table.Td>
+                <Table.Td>
+                  {approval.profile.name} ({approval.profile.environment})
+                </Table.Td>
+                <Table.Td>{approval.maker.name}</Table.Td>
+                <Table.Td>
+                  <DateTime iso={approval.createdAt} />
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={STATE_LABELS[approval.state].color} variant="light">
+                    {STATE_LABELS[approval.state].label}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="default" onClick={() => navigate('approvals', { id: approval.id })} aria-label={`Open approval ${approval.id}`}>
+                    Open
+                  </Button>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((approval) => (
-                <Table.Tr key={approval.id} data-approval-id={approval.id} data-state={approval.state} aria-selected={approval.id === openId}>
-                  <Table.Td ff="monospace">{approval.id}</Table.Td>
-                  <Table.Td>{approval.kind === 'payout' ? `Payout ${approval.subject}` : `Batch ${approval.batch?.name ?? approval.subject} (${approval.itemCount})`}</Table.Td>
-                  <Table.Td ta="right">
-                    <ApprovalAmount approval={approval} />
-                  </Table.Td>
-                  <Table.Td>
-                    {approval.profile.name} ({approval.profile.environment})
-                  </Table.Td>
-                  <Table.Td>{approval.maker.name}</Table.Td>
-                  <Table.Td>
-                    <DateTime iso={approval.createdAt} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATE_LABELS[approval.state].color} variant="light">
-                      {STATE_LABELS[approval.state].label}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => navigate('approvals', { id: approval.id })} aria-label={`Open approval ${approval.id}`}>
-                      Open
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            )}
+          />
         )}
       </Card>
     </Stack>

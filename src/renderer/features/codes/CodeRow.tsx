@@ -3,6 +3,7 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { navigate } from '../../shell/use-route';
 import type { CodeKind } from '../../../shared/spec/codes';
 import { codeListTarget } from './code-links';
+import { requestLandingFocus } from '../../components/focus-landing';
 
 /**
  * A table row that opens the transactions carrying its code: by click, or by Enter once focused
@@ -10,7 +11,10 @@ import { codeListTarget } from './code-links';
  */
 export function CodeRow({ kind, code, children }: { kind: CodeKind; code: string | number; children: ReactNode }) {
   const target = codeListTarget(kind, code);
-  const open = () => navigate(target.screen, { params: target.params });
+  const open = () => {
+    requestLandingFocus();
+    navigate(target.screen, { params: target.params });
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();

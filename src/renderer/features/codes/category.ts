@@ -22,3 +22,14 @@ export const categoryLabels: Record<StatusCategory, string> = {
   system: 'System',
   unknown: 'Unknown',
 };
+
+/**
+ * A code's category and meaning in one line (a status badge's hint), the category said once: "Success"
+ * for 200, not "Success: Success"; "Declined due to risk decision" for 302, whose meaning names it.
+ */
+export function categoryAndMeaning(category: StatusCategory, meaning: string): string {
+  const label = categoryLabels[category];
+  // "Decline" is said by "Declined …": the stem of the label, without a final e.
+  const stem = label.toLowerCase().replace(/e$/, '');
+  return meaning.toLowerCase().startsWith(stem) ? meaning : `${label}: ${meaning}`;
+}

@@ -1,13 +1,14 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { Amount } from '../../components/Amount';
+import { CellLines } from '../../components/CellLines';
 import { CopyValue } from '../../components/CopyValue';
-import { DateTime } from '../../components/DateTime';
+import { DATE_TIME_COLUMN_WIDTH, DateTime } from '../../components/DateTime';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BatchItemState, BatchItemView, BatchView } from '../../../shared/contract';
 import { methodLabel } from '../../../shared/spec/methods';
 import { useAction } from '../../components/use-action';
-import { VirtualTable, type Column } from '../../components/VirtualTable';
+import { TWO_LINE_ROW_HEIGHT, VirtualTable, type Column } from '../../components/VirtualTable';
 import { routeHash } from '../../shell/use-route';
 import { useApi, useStores } from '../../stores/context';
 import { formatMoney, formatTime } from '../transactions/format';
@@ -16,22 +17,61 @@ import { useBatchItems } from './batch-items';
 import { useBatchResume } from './BatchReview';
 import { BatchEvents } from './BatchEvents';
 import { BatchFinalStates } from './BatchFinalStates';
+import { BatchLeftOut } from './BatchLeftOut';
 import { errorMessage } from '../../../shared/error-message';
+import { counted } from '../../../shared/counted';
 
 const STATE_COLORS: Record<BatchItemState, string> = { pending: 'gray', sending: 'blue', sent: 'teal', refused: 'red', unknown: 'yellow', cancelled: 'dark' };
 const BATCH_COLORS: Record<BatchView['state'], string> = { draft: 'gray', running: 'blue', paused: 'yellow', cancelled: 'dark', done: 'teal' };
 
+// Two lines a row, so that a batch's items fit the screen at 1280 px with every value whole but a
+// long reference, beneficiary or error (whole on hover): the line; the item's state over its
+// payout's status; the time it last changed; the reference over the beneficiary; the amount over
+// the method; where it goes (masked) over why it was refused.
 const itemColumns: Column<BatchItemView>[] = [
-  { key: 'line', header: 'Line', width: 56, render: (i) => i.line },
-  { key: 'state', header: 'State', width: 90, render: (i) => <Badge color={STATE_COLORS[i.state]} variant="light" data-item-state={i.state}>{i.state}</Badge> },
-  { key: 'status', header: 'Payout status', width: 140, render: (i) => (i.payoutRowId === null ? <Text span size="sm" c="dimmed">—</Text> : <StatusBadge subject="payout" code={i.statusCode} />) },
-  { key: 'updated', header: 'Updated', width: 180, render: (i) => <DateTime iso={i.updatedAt} /> },
-  { key: 'reference', header: 'merchantReference', width: 'minmax(150px, 1.4fr)', render: (i) => <CopyValue value={i.merchantReference} label="merchantReference" truncate /> },
-  { key: 'amount', header: 'Amount', width: 200, align: 'right', render: (i) => <Amount value={i.amount} currency={i.currency} /> },
-  { key: 'method', header: 'Method', width: 110, render: (i) => methodLabel(i.method) },
-  { key: 'beneficiary', header: 'Beneficiary', width: 'minmax(90px, 1fr)', render: (i) => i.beneficiary },
-  { key: 'destination', header: 'Destination', width: 'minmax(120px, 1.2fr)', render: (i) => <Text span size="sm" ff="monospace" title={i.destination}>{i.destination}</Text> },
-  { key: 'error', header: 'Why', width: 'minmax(60px, 1fr)', render: (i) => <Text span size="sm" c="red" title={i.error ?? undefined}>{i.error ?? ''}</Text> },
+  { key: 'line', header: 'Line', width: 56, align: 'right', render: (i) => i.line },
+  {
+    key: 'state',
+    header: 'State / payout status',
+    width: 186,
+    render: (i) => (
+      <CellLines
+        first={
+          <Badge color={STATE_COLORS[i.state]} variant="light" data-item-state={i.state}>
+            {i.state}
+          </Badge>
+        }
+        second={i.payoutRowId === null ? '—' : <StatusBadge subject="payout" code={i.statusCode} />}
+      />
+    ),
+  },
+  { key: 'updated', header: 'Updated', width: DATE_TIME_COLUMN_WIDTH, render: (i) => <DateTime iso={i.updatedAt} /> },
+  {
+    key: 'reference',
+    header: 'merchantReference / beneficiary',
+    width: 'minmax(150px, 1fr)',
+    render: (i) => <CellLines first={<CopyValue value={i.merchantReference} label="merchantReference" truncate />} second={i.beneficiary} />,
+  },
+  { key: 'amount', header: 'Amount / method', width: 200, align: 'right', render: (i) => <CellLines first={<Amount value={i.amount} currency={i.currency} />} firstTitle={formatMoney(i.amount, i.currency)} second={methodLabel(i.method)} /> },
+  {
+    key: 'destination',
+    header: 'Destination / why',
+    width: 180,
+    render: (i) => (
+      <CellLines
+        first={
+          <Text span size="xs" ff="monospace" title={i.destination}>
+            {i.destination}
+          </Text>
+        }
+        second={
+          <Text span size="xs" c="red" title={i.error ?? undefined}>
+            {i.error ?? ''}
+          </Text>
+        }
+      />
+    ),
+  },
 ];
 
 const FILTERS: { value: string; label: string; states?: BatchItemState[] }[] = [
@@ -105,13 +145,15 @@ export function BatchProgress({ id }: { id: number }) {
             <Progress.Section withAria={false} value={section(counts.sending)} color="blue" animated />
           </Progress.Root>
           <Text size="sm" data-testid="batch-processed" data-in-flight={counts.sending} aria-live="polite">
-            {processed} of {batch.total} processed · {counts.sent} sent · {counts.refused} refused · {counts.unknown} unknown · {counts.cancelled} cancelled · {counts.pending + counts.sending} to go
+            {processed.toLocaleString()} of {batch.total.toLocaleString()} processed · {counts.sent.toLocaleString()} sent · {counts.refused} refused · {counts.unknown} unknown · {counts.cancelled} cancelled · {counts.pending + counts.sending} to go
             {counts.sending > 0 ? ` (${counts.sending} in flight)` : ''}
           </Text>
           <Text size="sm" c="dimmed">
-            Total {batch.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
+            Total {batch.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count.toLocaleString()})`).join(' · ')}
+            {batch.leftOut > 0 ? ` · the file had ${counted(batch.total + batch.leftOut, 'row')}, ${batch.leftOut.toLocaleString()} left out` : ''}
           </Text>
         </Stack>
+        <BatchLeftOut batch={batch} />
         <BatchFinalStates batch={batch} />
         {batch.lastError && (
           <Alert color="orange" title="The batch stopped by itself">
@@ -151,7 +193,7 @@ export function BatchProgress({ id }: { id: number }) {
               variant="light"
               loading={action.busy}
               onClick={() => {
-                if (window.confirm(`Cancel batch ${id}? The ${counts.pending} payouts not sent yet will never be sent; the ones already sent are followed to their outcome.`)) {
+                if (window.confirm(`Cancel batch ${id}? The ${counted(counts.pending, 'payout')} not sent yet will never be sent; the ones already sent are followed to their outcome.`)) {
                   run(() => api.invoke('batches:cancel', { id }), 'Batch cancelled');
                 }
               }}
@@ -180,6 +222,7 @@ export function BatchProgress({ id }: { id: number }) {
           hasMore={items.hasMore}
           loading={items.loading && items.items.length === 0}
           height={360}
+          rowHeight={TWO_LINE_ROW_HEIGHT}
           empty={<Text c="dimmed">No item here.</Text>}
         />
         <Text size="xs" c="dimmed">

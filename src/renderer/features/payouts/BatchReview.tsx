@@ -1,6 +1,5 @@
-import { Alert, Button, Card, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
+import { Card, Stack, Text, Title } from '@mantine/core';
 import { Dialog } from '../../components/Dialog';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { BatchReviewView, BatchView } from '../../../shared/contract';
 import { NotificationReachAlert } from '../../components/NotificationReachAlert';
@@ -8,7 +7,9 @@ import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 import { ApprovalStep } from '../approvals/ApprovalStep';
 import { EnvironmentBanner } from './EnvironmentBanner';
+import { ReviewActions } from './ReviewActions';
 import { formatMoney } from '../transactions/format';
+import { countOf } from '../../components/count';
 
 interface BatchReviewProps {
   review: BatchReviewView;
@@ -41,49 +42,35 @@ export function BatchReview({ review, sending, error, onBack, backLabel = 'Back'
         <EnvironmentBanner environment={review.profile.environment} profileName={review.profile.name} />
         <Text size="sm" data-testid="batch-review-count">
           {review.action === 'start'
-            ? `${batch.total} ${batch.total === 1 ? 'payout' : 'payouts'} will be sent.`
+            ? `${countOf(batch.total, 'payout', 'payouts')} will be sent.${batch.leftOut > 0 ? ` ${countOf(batch.leftOut, 'row', 'rows')} of the file ${batch.leftOut === 1 ? 'is' : 'are'} left out.` : ''}`
             : `${sends.pending} not sent yet will be sent; ${sends.open} whose outcome is open will be settled under their own keys (never paid twice).`}
         </Text>
         <Text size="sm" ff="monospace" data-testid="batch-review-totals">
           Total {batch.totals.map((t) => `${formatMoney(t.amount, t.currency)} (${t.count})`).join(' · ')}
         </Text>
         <NotificationReachAlert reach={review.notifications} profileId={review.profile.id} />
-        <ApprovalStep
-          approval={approval}
-          noun="total"
-          then="start it"
-          waits="the batch waits in Approvals until another person with the approver role approves it as a whole (then it starts) or rejects it."
-          typed={typedAmount}
-          onTyped={setTypedAmount}
-          testIdPrefix="batch-review"
+        <ApprovalStep approval={approval} kind="batch" typed={typedAmount} onTyped={setTypedAmount} />
+        <ReviewActions
+          confirmation={
+            review.required
+              ? {
+                  label: review.action === 'start' ? `I have checked the file: send these ${count} LIVE payouts (real money).` : `I have checked what remains: resume these ${count} LIVE payouts (real money).`,
+                  checked: confirmed,
+                  onChange: setConfirmed,
+                  testId: 'batch-review-confirm',
+                }
+              : null
+          }
+          error={error}
+          backLabel={backLabel}
+          onBack={onBack}
+          expiresAt={review.expiresAt}
+          sendLabel={label}
+          sendColor={live && !needsApproval ? 'red' : undefined}
+          canSend={!(review.required && !confirmed) && !(needsTyping && typedAmount.trim() === '')}
+          sending={sending}
+          onSend={() => onSend(confirmed, needsTyping ? typedAmount.trim() : undefined)}
         />
-        {review.required && (
-          <Checkbox
-            color="red"
-            label={review.action === 'start' ? `I have checked the file: send these ${count} LIVE payouts (real money).` : `I have checked what remains: resume these ${count} LIVE payouts (real money).`}
-            checked={confirmed}
-            onChange={(event) => setConfirmed(event.currentTarget.checked)}
-            data-testid="batch-review-confirm"
-          />
-        )}
-        {error && (
-          <Alert color="red" title="Not sent" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="space-between">
-          <Button variant="default" onClick={onBack} disabled={sending}>
-            {backLabel}
-          </Button>
-          <Group gap="xs">
-            <Text size="xs" c="dimmed">
-              Review valid until {dayjs(review.expiresAt).format('HH:mm:ss')}
-            </Text>
-            <Button color={live && !needsApproval ? 'red' : undefined} onClick={() => onSend(confirmed, needsTyping ? typedAmount.trim() : undefined)} loading={sending} disabled={(review.required && !confirmed) || (needsTyping && typedAmount.trim() === '')}>
-              {label}
-            </Button>
-          </Group>
-        </Group>
       </Stack>
     </Card>
   );

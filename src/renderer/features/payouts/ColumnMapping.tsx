@@ -1,6 +1,8 @@
-import { Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { METHOD_LABELS, PAYOUT_METHODS, type PayoutMethod } from '../../../shared/spec/methods';
-import { MAPPING_TARGETS, type Mapping, type ParsedCsv } from './csv';
+import { countOf } from '../../components/count';
+import { MAPPING_TARGETS, TEMPLATE_ADVICE, type Mapping, type ParsedCsv } from './csv';
+import { encodingLabel, FILE_ENCODINGS, type DetectedEncoding } from '../../../shared/file-encoding';
 import { fieldLabel, requirementOf } from './form-fields';
 
 const BATCH_METHODS = PAYOUT_METHODS.filter((m) => m !== 'credit_card');
@@ -9,15 +11,26 @@ const NOT_IN_FILE = '';
 interface ColumnMappingProps {
   csv: ParsedCsv;
   mapping: Mapping;
+  /** The encoding found for the file (csv.encoding is the one it is read in now). */
+  detected: DetectedEncoding;
+  /** Why the file could not be read or checked (in another encoding, say). */
+  error: string | null;
+  onEncoding: (encoding: string) => void;
   onChange: (mapping: Mapping) => void;
   onBack: () => void;
   onNext: () => void;
 }
 
-/** Which column holds which payout field: guessed from the headers, each one the user's to change. */
-export function ColumnMapping({ csv, mapping, onChange, onBack, onNext }: ColumnMappingProps) {
+/**
+ * How the file is read and which column holds which payout field: the encoding found from its
+ * bytes and the columns guessed from its headers, each one the user's to change.
+ */
+export function ColumnMapping({ csv, mapping, detected, error, onEncoding, onChange, onBack, onNext }: ColumnMappingProps) {
   const columns = [{ value: NOT_IN_FILE, label: '— not in the file —' }, ...csv.headers.map((header, i) => ({ value: String(i), label: header || `Column ${i + 1}` }))];
   const sample = csv.rows[0]?.cells ?? [];
+  const encodings = FILE_ENCODINGS.some((e) => e.value === csv.encoding) ? FILE_ENCODINGS : [...FILE_ENCODINGS, { value: csv.encoding, label: csv.encoding }];
+  const referenceColumn = mapping.columns.merchantReference ?? null;
+  const withoutReference = referenceColumn === null ? csv.rows.length : csv.rows.filter((row) => (row.cells[referenceColumn] ?? '').trim() === '').length;
   const setColumn = (target: string, value: string | null) => {
     const index = value === null || value === NOT_IN_FILE ? null : Number(value);
     onChange({ columns: { ...mapping.columns, [target]: index }, fixedMethod: target === 'method' && index === null ? (mapping.fixedMethod ?? 'open_banking') : mapping.fixedMethod });
@@ -29,9 +42,35 @@ export function ColumnMapping({ csv, mapping, onChange, onBack, onNext }: Column
         <Group justify="space-between" align="baseline">
           <Title order={4}>Map the columns of {csv.fileName}</Title>
           <Text size="sm" c="dimmed">
-            {csv.rows.length.toLocaleString()} rows · {csv.headers.length} columns
+            {countOf(csv.rows.length, 'row', 'rows')} · {countOf(csv.headers.length, 'column', 'columns')}
           </Text>
         </Group>
+        <Group gap="sm" align="end" wrap="wrap">
+          <Select
+            label="File encoding"
+            data={encodings.map((e) => ({ value: e.value, label: e.value === detected.encoding ? `${e.label} · found in the file` : e.label }))}
+            value={csv.encoding}
+            onChange={(value) => value && onEncoding(value)}
+            allowDeselect={false}
+            w={440}
+            data-testid="file-encoding"
+          />
+          <Text size="sm" c="dimmed" data-testid="encoding-note" maw={520}>
+            {csv.encoding === detected.encoding
+              ? `Read as ${encodingLabel(csv.encoding)}${detected.bom ? ' (the file starts with its byte order mark)' : ', as found from its bytes'}. If names look wrong in “First row” below, choose the encoding the file was saved in.`
+              : `Read as ${encodingLabel(csv.encoding)}, as you chose; the file looked like ${encodingLabel(detected.encoding)}.`}
+          </Text>
+        </Group>
+        {error && (
+          <Alert color="red" title="The rows could not be checked" role="alert">
+            {error}
+          </Alert>
+        )}
+        {withoutReference > 0 && (
+          <Alert color="yellow" title={`${countOf(withoutReference, 'row has', 'rows have')} no merchantReference`} data-testid="reference-advice">
+            {TEMPLATE_ADVICE}
+          </Alert>
+        )}
         <Text size="sm" c="dimmed">
           Paydesk guessed from the header names; change any that are wrong. Fields a method does not use are ignored for its rows.
         </Text>

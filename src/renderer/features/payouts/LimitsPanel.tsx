@@ -1,18 +1,32 @@
-import { Alert, Button, Card, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Card, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { LIMIT_ENVIRONMENT_LABELS, type LimitEnvironment, type LimitView } from '../../../shared/contract';
+import type { LimitView, RuleEnvironment } from '../../../shared/contract';
+import { AmountRuleForm, AmountRulesTable, RuleAmountInput, type RuleColumn } from '../../components/AmountRules';
 import { useAction } from '../../components/use-action';
 import { formatAmount } from '../transactions/format';
 import { useApi, useStores } from '../../stores/context';
 import { useStore } from 'zustand';
 import { useAccess } from '../../stores/access';
 import { RoleNote } from '../../components/RoleNote';
+import { DuplicateWindow } from './DuplicateWindow';
 
-const ENVIRONMENTS = (['any', 'local', 'live'] as const).map((value) => ({ value, label: LIMIT_ENVIRONMENT_LABELS[value] }));
-const environmentLabel = (e: LimitEnvironment) => LIMIT_ENVIRONMENT_LABELS[e];
+const ENVIRONMENTS = ['any', 'local', 'live'] as const;
+
+const COLUMNS: RuleColumn<LimitView>[] = [
+  { header: 'Per payout', amount: true, cell: (limit) => (limit.perPayoutMax === null ? '—' : formatAmount(limit.perPayoutMax, limit.currency)) },
+  { header: 'Daily total', amount: true, cell: (limit) => (limit.dailyMax === null ? '—' : formatAmount(limit.dailyMax, limit.currency)) },
+  {
+    header: 'Used today',
+    cell: (limit) => (
+      <Text size="sm" ff="monospace">
+        {limit.usage.map((u) => `${u.environment}: ${formatAmount(u.usedToday, limit.currency)}`).join(' · ')}
+      </Text>
+    ),
+  },
+];
 
 interface Draft {
-  environment: LimitEnvironment;
+  environment: RuleEnvironment;
   currency: string;
   perPayoutMax: string;
   dailyMax: string;
@@ -70,54 +84,18 @@ export function LimitsPanel() {
           </Text>
         ) : (
           limits && (
-            <Table aria-label="Payout limits" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Currency</Table.Th>
-                  <Table.Th>Environment</Table.Th>
-                  <Table.Th ta="right">Per payout</Table.Th>
-                  <Table.Th ta="right">Daily total</Table.Th>
-                  <Table.Th>Used today</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {limits.limits.map((limit) => (
-                  <Table.Tr key={`${limit.currency}-${limit.environment}`} data-limit={`${limit.currency}/${limit.environment}`}>
-                    <Table.Td fw={500}>{limit.currency}</Table.Td>
-                    <Table.Td>{environmentLabel(limit.environment)}</Table.Td>
-                    <Table.Td ta="right" ff="monospace">
-                      {limit.perPayoutMax === null ? '—' : formatAmount(limit.perPayoutMax, limit.currency)}
-                    </Table.Td>
-                    <Table.Td ta="right" ff="monospace">
-                      {limit.dailyMax === null ? '—' : formatAmount(limit.dailyMax, limit.currency)}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace">
-                        {limit.usage.map((u) => `${u.environment}: ${formatAmount(u.usedToday, limit.currency)}`).join(' · ')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap" hidden={!mayChange}>
-                        <Button size="xs" variant="default" onClick={() => edit(limit)} aria-label={`Edit the ${limit.currency} limit (${environmentLabel(limit.environment)})`}>
-                          Edit
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          loading={remove.busy}
-                          aria-label={`Remove the ${limit.currency} limit (${environmentLabel(limit.environment)})`}
-                          onClick={() => void remove.run(() => api.invoke('limits:remove', { environment: limit.environment, currency: limit.currency }), `Limit for ${limit.currency} removed`)}
-                        >
-                          Remove
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <AmountRulesTable
+              label="Payout limits"
+              noun="limit"
+              rowAttribute="data-limit"
+              highlightOnHover
+              rules={limits.limits}
+              columns={COLUMNS}
+              mayChange={mayChange}
+              onEdit={edit}
+              onRemove={(limit) => void remove.run(() => api.invoke('limits:remove', { environment: limit.environment, currency: limit.currency }), `Limit for ${limit.currency} removed`)}
+              removing={remove.busy}
+            />
           )
         )}
         {remove.error && (
@@ -127,25 +105,13 @@ export function LimitsPanel() {
         )}
       </Card>
       <RoleNote channel="limits:set" />
-      {mayChange && <Card withBorder component="form" onSubmit={(event) => { event.preventDefault(); void submit(); }} aria-label="Set a payout limit">
-        <Title order={5} mb="sm">
-          Set a limit
-        </Title>
-        <Group align="flex-start" gap="sm">
-          <Select label="Environment" data={ENVIRONMENTS} value={draft.environment} onChange={(v) => v && set('environment', v)} allowDeselect={false} w={190} error={save.fieldErrors.environment} />
-          <TextInput label="Currency" placeholder="EUR" value={draft.currency} onChange={(e) => set('currency', e.currentTarget.value.toUpperCase())} w={110} maxLength={3} error={save.fieldErrors.currency} withAsterisk />
-          <TextInput label="Per-payout maximum" placeholder="no maximum" value={draft.perPayoutMax} onChange={(e) => set('perPayoutMax', e.currentTarget.value)} w={190} error={save.fieldErrors.perPayoutMax} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-          <TextInput label="Daily total" placeholder="no daily total" value={draft.dailyMax} onChange={(e) => set('dailyMax', e.currentTarget.value)} w={190} error={save.fieldErrors.dailyMax} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-          <Button type="submit" mt={25} loading={save.busy}>
-            Save limit
-          </Button>
-        </Group>
-        {save.error && !Object.keys(save.fieldErrors).length && (
-          <Text c="red" size="sm" role="alert" mt="xs">
-            {save.error}
-          </Text>
-        )}
-      </Card>}
+      {mayChange && (
+        <AmountRuleForm label="Set a payout limit" title="Set a limit" environments={ENVIRONMENTS} draft={draft} set={set} save={save} submitLabel="Save limit" onSubmit={() => void submit()} widths={{ environment: 190, currency: 110 }}>
+          <RuleAmountInput label="Per-payout maximum" placeholder="no maximum" value={draft.perPayoutMax} onChange={(value) => set('perPayoutMax', value)} w={190} error={save.fieldErrors.perPayoutMax} />
+          <RuleAmountInput label="Daily total" placeholder="no daily total" value={draft.dailyMax} onChange={(value) => set('dailyMax', value)} w={190} error={save.fieldErrors.dailyMax} />
+        </AmountRuleForm>
+      )}
+      <DuplicateWindow days={limits?.duplicateWindowDays ?? null} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalView, PayoutReviewView, ProfileView, SubmitResult } from '../../../shared/contract';
 import { METHOD_LABELS, PAYOUT_METHODS, type PayoutMethod } from '../../../shared/spec/methods';
 import { ContractError } from '../../api/client';
@@ -38,6 +38,10 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
   /** The send under way, followed by its reference (its progress panel). */
   const [sending, setSending] = useState<ProgressMatch | null>(null);
   const [reviewError, setReviewError] = useState<string | null>(null);
+  // Back on the form from the review, a refusal or the result: where the keyboard's focus lands
+  // (the control that left it is gone with the step it was on).
+  const reviewButton = useRef<HTMLButtonElement>(null);
+  const [landing, setLanding] = useState<'review' | 'fields' | null>(null);
 
   const form = useMemo(() => toPayoutForm(method, values), [method, values]);
   const problems = useMemo(() => payoutProblems(form), [form]);
@@ -54,6 +58,7 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
     setSendError(errorMessage(error));
     setServerErrors(error instanceof ContractError ? error.fields : {});
     setStep({ name: 'form' });
+    setLanding('fields');
   };
 
   const review = async () => {
@@ -103,7 +108,17 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
     setServerErrors({});
     setSendError(null);
     setStep({ name: 'form' });
+    setLanding('fields');
   };
+
+  useEffect(() => {
+    if (step.name !== 'form' || landing === null) return;
+    setLanding(null);
+    // The first field main or the rules refused (or, starting over, the first field); else the button that leads to the review.
+    const first = payoutFields(method).find((field) => landing === 'fields' && (serverErrors[field.path] !== undefined || Object.keys(serverErrors).length === 0));
+    const target = first ? document.getElementById(`payout-${first.path}`) : reviewButton.current;
+    (target ?? reviewButton.current)?.focus();
+  }, [step.name, landing, method, serverErrors]);
 
   if (step.name === 'review') {
     return (
@@ -112,11 +127,13 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
           review={step.review}
           limits={step.review.limits}
           approval={step.review.approval}
+          duplicates={{ payouts: step.review.duplicates, windowDays: step.review.duplicateWindowDays }}
           sending={sending !== null}
           error={reviewError}
           onBack={() => {
             setReviewError(null);
             setStep({ name: 'form' });
+            setLanding('review');
           }}
           onSend={(confirmed, typedAmount) => void send(step.review, confirmed, typedAmount)}
         />
@@ -160,7 +177,7 @@ export function NewPayout({ profile }: { profile: ProfileView }) {
               <Text size="sm" c={showAll && problemCount > 0 ? 'red' : 'dimmed'} aria-live="polite">
                 {problemCount === 0 ? 'Ready for review.' : `${problemCount} ${problemCount === 1 ? 'field needs' : 'fields need'} attention before the review.`}
               </Text>
-              <Button type="submit" loading={reviewing}>
+              <Button type="submit" loading={reviewing} ref={reviewButton}>
                 Review payout
               </Button>
             </Group>

@@ -1,13 +1,15 @@
-import { Alert, Button, Card, Checkbox, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Checkbox, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Amount } from '../../components/Amount';
-import dayjs from 'dayjs';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ApprovalNeed, LimitCheckResult, NotificationReachView, ReviewedPayout } from '../../../shared/contract';
+import type { ApprovalNeed, LimitCheckResult, NotificationReachView, PayoutMatch, ReviewedPayout } from '../../../shared/contract';
+import { routeHash } from '../../shell/use-route';
+import { describePayout } from './csv';
 import { methodLabel } from '../../../shared/spec/methods';
 import { NotificationReachAlert } from '../../components/NotificationReachAlert';
 import { ApprovalStep } from '../approvals/ApprovalStep';
 import { EnvironmentBanner } from './EnvironmentBanner';
 import { LimitCheckList } from './LimitCheckList';
+import { ReviewActions } from './ReviewActions';
 
 /** What main's review of a payout (payouts:review, attempts:review) gives the screen. */
 export interface PayoutReviewFacts {
@@ -24,6 +26,8 @@ interface PayoutReviewProps {
   limits?: LimitCheckResult;
   /** What the approval policy asks of a new payout: another person's approval, or the amount typed again. */
   approval?: ApprovalNeed;
+  /** Earlier payouts a new payout may repeat (same account, amount and currency within `duplicateWindowDays`): it is sent only once the person confirms it. */
+  duplicates?: { payouts: PayoutMatch[]; windowDays: number };
   title?: string;
   sendLabel?: string;
   backLabel?: string;
@@ -89,9 +93,11 @@ export function ReviewedPayoutFacts({ payout, profile }: { payout: ReviewedPayou
  * the limits say and whether notifications can arrive. A live payout needs an explicit
  * confirmation, and main refuses it without this review's id.
  */
-export function PayoutReview({ review, limits, approval, title = 'Review the payout', sendLabel, backLabel = 'Back to edit', sending, error, onBack, onSend, children }: PayoutReviewProps) {
+export function PayoutReview({ review, limits, approval, duplicates, title = 'Review the payout', sendLabel, backLabel = 'Back to edit', sending, error, onBack, onSend, children }: PayoutReviewProps) {
   const { payout, profile } = review;
   const [liveConfirmed, setLiveConfirmed] = useState(false);
+  const [notRepeat, setNotRepeat] = useState(false);
+  const repeats = duplicates && duplicates.payouts.length > 0 ? duplicates : null;
   const [typedAmount, setTypedAmount] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -100,7 +106,7 @@ export function PayoutReview({ review, limits, approval, title = 'Review the pay
   const overLimit = limits !== undefined && !limits.ok;
   const needsApproval = approval?.step === 'approval';
   const needsTyping = approval?.step === 'typed_amount';
-  const canSend = !overLimit && (!review.required || liveConfirmed) && (!needsTyping || typedAmount.trim() !== '');
+  const canSend = !overLimit && (!review.required || liveConfirmed) && (!needsTyping || typedAmount.trim() !== '') && (repeats === null || notRepeat);
   const label = needsApproval ? 'Submit for approval' : (sendLabel ?? (live ? 'Send LIVE payout' : 'Send payout'));
 
   return (
@@ -126,44 +132,48 @@ export function PayoutReview({ review, limits, approval, title = 'Review the pay
           </Stack>
         )}
         <NotificationReachAlert reach={review.notifications} profileId={profile.id} />
-        {approval && (
-          <ApprovalStep
-            approval={approval}
-            noun="amount"
-            then="send it"
-            waits="it waits in Approvals until another person with the approver role approves it (then it is sent) or rejects it."
-            typed={typedAmount}
-            onTyped={setTypedAmount}
-            testIdPrefix="review"
-          />
-        )}
-        {review.required && (
-          <Checkbox
-            color="red"
-            label={needsApproval ? 'I have checked the beneficiary and the amount: submit this LIVE payout for approval (real money).' : 'I have checked the beneficiary and the amount: send this LIVE payout (real money).'}
-            checked={liveConfirmed}
-            onChange={(event) => setLiveConfirmed(event.currentTarget.checked)}
-            data-testid="review-confirm"
-          />
-        )}
-        {error && (
-          <Alert color="red" title="Not sent" role="alert" data-testid="review-error">
-            {error}
+        {repeats && (
+          <Alert color="orange" title="Possible duplicate" data-testid="review-duplicates">
+            <Stack gap="xs">
+              <Text size="sm">
+                The same account, amount and currency as{' '}
+                {repeats.payouts.map((d, i) => (
+                  <span key={d.id}>
+                    {i > 0 && ', '}
+                    payout <Anchor href={routeHash('payouts', { id: d.id })} size="sm">{describePayout(d)}</Anchor>
+                  </span>
+                ))}{' '}
+                in the last {repeats.windowDays} days. Send it only if it is a new payout, not the same one again.
+              </Text>
+              <Checkbox label="Send anyway: this is a new payout, not a repeat" checked={notRepeat} onChange={(event) => setNotRepeat(event.currentTarget.checked)} data-testid="review-duplicate-confirm" />
+            </Stack>
           </Alert>
         )}
-        <Group justify="space-between">
-          <Button variant="default" onClick={onBack} disabled={sending}>
-            {backLabel}
-          </Button>
-          <Group gap="xs">
-            <Text size="xs" c="dimmed">
-              Review valid until {dayjs(review.expiresAt).format('HH:mm:ss')}
-            </Text>
-            <Button color={live && !needsApproval ? 'red' : undefined} onClick={() => onSend(liveConfirmed, needsTyping ? typedAmount.trim() : undefined)} loading={sending} disabled={!canSend}>
-              {label}
-            </Button>
-          </Group>
-        </Group>
+        {approval && (
+          <ApprovalStep approval={approval} kind="payout" typed={typedAmount} onTyped={setTypedAmount} />
+        )}
+        <ReviewActions
+          confirmation={
+            review.required
+              ? {
+                  label: needsApproval ? 'I have checked the beneficiary and the amount: submit this LIVE payout for approval (real money).' : 'I have checked the beneficiary and the amount: send this LIVE payout (real money).',
+                  checked: liveConfirmed,
+                  onChange: setLiveConfirmed,
+                  testId: 'review-confirm',
+                }
+              : null
+          }
+          error={error}
+          errorTestId="review-error"
+          backLabel={backLabel}
+          onBack={onBack}
+          expiresAt={review.expiresAt}
+          sendLabel={label}
+          sendColor={live && !needsApproval ? 'red' : undefined}
+          canSend={canSend}
+          sending={sending}
+          onSend={() => onSend(liveConfirmed, needsTyping ? typedAmount.trim() : undefined)}
+        />
       </Stack>
     </Card>
   );

@@ -3,6 +3,17 @@ import { createStore } from 'zustand/vanilla';
 import type { BatchView } from '../../../shared/contract';
 import type { ApiClient } from '../../api/client';
 import { errorMessage } from '../../../shared/error-message';
+import type { CsvFile, Mapping, ParsedCsv, PreviewRow } from './csv';
+
+/** A checked file, kept while the person follows a row's link to an earlier payout, and taken back when the batch tab opens again. */
+export interface UploadDraft {
+  step: { name: 'preview'; rows: PreviewRow[] };
+  file: CsvFile;
+  csv: ParsedCsv;
+  mapping: Mapping;
+  /** Lines of possible duplicates the person confirmed. */
+  confirmed: ReadonlySet<number>;
+}
 
 export interface BatchesState {
   batches: Record<number, BatchView>;
@@ -11,13 +22,26 @@ export interface BatchesState {
   batchesError: string | null;
   loadBatches(): Promise<void>;
   putBatch(view: BatchView): void;
+  upload: UploadDraft | null;
+  keepUpload(draft: UploadDraft): void;
+  /** The kept draft, once: opening the batch tab again otherwise starts afresh. */
+  takeUpload(): UploadDraft | null;
 }
 
 export function createBatchesStore(api: ApiClient) {
-  const store = createStore<BatchesState>()((set) => ({
+  const store = createStore<BatchesState>()((set, get) => ({
     batches: {},
     batchOrder: [],
     batchesError: null,
+    upload: null,
+    keepUpload(upload) {
+      set({ upload });
+    },
+    takeUpload() {
+      const { upload } = get();
+      if (upload) set({ upload: null });
+      return upload;
+    },
     async loadBatches() {
       try {
         const page = await api.invoke('batches:list', { limit: 20 });

@@ -1,20 +1,32 @@
-// A payout CSV in the renderer: parsed with Papa Parse (quotes, embedded commas and newlines, BOM,
-// delimiters guessed), its columns mapped onto the payout's fields (guessed from the headers, then
+// A payout CSV in the renderer: decoded in the encoding it was saved in (csv-encoding.ts), parsed
+// with Papa Parse (quotes, embedded commas and newlines, BOM, delimiters guessed; each row named by
+// the file's own line number), its columns mapped onto the payout's fields (guessed from the headers, then
 // the user's to change), and each row turned into the manual form's shape and checked with the
 // shared validator — in slices, so a 10,000-row file never freezes the window.
 import Papa from 'papaparse';
-import { BATCH_MAX_ROWS, type BatchRowForm, type LimitsList } from '../../../shared/contract';
-import { compareAmounts, parseDecimal, sumAmounts } from '../../../shared/money';
+import { BATCH_MAX_ROWS, type BatchCheckView, type BatchRowForm, type LimitsList, type PayoutMatch } from '../../../shared/contract';
+import { compareAmounts, parseDecimal, sumAmounts, totalsByCurrency, type CurrencyTotal } from '../../../shared/money';
 import { allPayoutFormPaths, type PayoutInputPath } from '../../../shared/spec/form-fields';
 import { samplePayoutForm } from '../../../shared/spec/samples';
 import { isPayoutMethod, PAYOUT_METHODS, type PayoutMethod } from '../../../shared/spec/methods';
+import { formatMoney } from '../transactions/format';
+import { decodeBytes, detectEncoding, type DetectedEncoding } from '../../../shared/file-encoding';
 import { payoutProblems, toPayoutForm, type FormValues } from './validate';
 
 export interface ParsedCsv {
   fileName: string;
+  /** The encoding the file was read in (a TextDecoder label: csv-encoding.ts). */
+  encoding: string;
   headers: string[];
-  /** Data rows (the header row excluded); `line` is the file's line number, for messages. */
+  /** Data rows (the header row excluded); `line` is the file's line number where the row starts (the header's is 1 when it is first). */
   rows: { line: number; cells: string[] }[];
+}
+
+/** A chosen file as bytes, with the encoding found for it: the mapping step decodes it again when the person picks another. */
+export interface CsvFile {
+  fileName: string;
+  bytes: Uint8Array;
+  detected: DetectedEncoding;
 }
 
 /** Card payouts are not batched (a batch is stored to survive a crash; card numbers never are). */
@@ -38,37 +50,71 @@ export interface Mapping {
 /** How a payout file is parsed: blank lines (also whitespace-only ones) skipped, delimiter guessed. */
 const PARSE_CONFIG = { skipEmptyLines: 'greedy' } as const;
 
-export function parseCsvFile(file: File): Promise<ParsedCsv> {
-  return new Promise((resolve, reject) => {
-    Papa.parse<string[]>(file, {
-      ...PARSE_CONFIG,
-      complete: (result) => {
-        try {
-          resolve(readParseResult(file.name, result));
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      },
-      error: (error) => reject(new Error(`The file could not be read: ${error.message}`)),
-    });
+/** The file's bytes and the encoding they seem to be in. */
+export async function readCsvFile(file: File): Promise<CsvFile> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return { fileName: file.name, bytes, detected: detectEncoding(bytes) };
+}
+
+/** The file decoded in `encoding` (the detected one unless the person chose another) and parsed. Throws an Error saying what is wrong with the file. */
+export function parseCsvBytes(file: CsvFile, encoding: string = file.detected.encoding): ParsedCsv {
+  return parseCsvText(file.fileName, decodeBytes(file.bytes, encoding), encoding);
+}
+
+/** Text already decoded, parsed as a payout file (a leading BOM dropped). Throws an Error saying what is wrong with the file. */
+export function parseCsvText(fileName: string, text: string, encoding = 'utf-8'): ParsedCsv {
+  const source = text.replace(/^\ufeff/, '');
+  // Each row with the offset it starts after (where the row before it ended); lines are counted once the parser has said which line break the file uses.
+  const parsed: { from: number; cells: string[] }[] = [];
+  let fatal: { from: number; message: string } | null = null;
+  let cursor = 0;
+  let linebreak = '\n';
+  Papa.parse<string[]>(source, {
+    ...PARSE_CONFIG,
+    step: (result) => {
+      const from = cursor;
+      cursor = result.meta.cursor;
+      linebreak = result.meta.linebreak || linebreak;
+      const quotes = result.errors.find((e) => e.type === 'Quotes');
+      if (quotes && !fatal) fatal = { from, message: quotes.message };
+      parsed.push({ from, cells: result.data });
+    },
   });
-}
-
-/** The same as parseCsvFile for text already read (a file's bytes decoded as UTF-8, which drops a BOM). Throws an Error saying what is wrong with the file. */
-export function parseCsvText(fileName: string, text: string): ParsedCsv {
-  return readParseResult(fileName, Papa.parse<string[]>(text.replace(/^\ufeff/, ''), PARSE_CONFIG));
-}
-
-/** Papa Parse's result as the batch screen uses it, or an Error naming what makes the file unusable. */
-function readParseResult(fileName: string, result: Papa.ParseResult<string[]>): ParsedCsv {
-  const [header, ...data] = result.data;
-  if (!header || header.every((cell) => cell.trim() === '')) throw new Error('The file is empty: the first row must name the columns.');
+  const lineOf = fileLines(source, linebreak);
+  const [header, ...data] = parsed;
+  if (!header || header.cells.every((cell) => cell.trim() === '')) throw new Error('The file is empty: the first row must name the columns.');
   if (data.length === 0) throw new Error('The file has a header row but no payouts.');
   if (data.length > BATCH_MAX_ROWS) throw new Error(`The file has ${data.length.toLocaleString()} rows; a batch holds at most ${BATCH_MAX_ROWS.toLocaleString()}. Split it.`);
-  const fatal = result.errors.find((e) => e.type === 'Quotes');
-  if (fatal) throw new Error(`Row ${(fatal.row ?? 0) + 1}: ${fatal.message}. Check the quotes in the file.`);
-  // Line numbers as a spreadsheet shows them (header = 1), skipping blank lines is close enough for messages.
-  return { fileName, headers: header.map((h) => h.trim()), rows: data.map((cells, i) => ({ line: i + 2, cells })) };
+  const quotes = fatal as { from: number; message: string } | null;
+  if (quotes) throw new Error(`Line ${lineOf(quotes.from)}: ${quotes.message}. Check the quotes in the file.`);
+  return { fileName, encoding, headers: header.cells.map((h) => h.trim()), rows: data.map((row) => ({ line: lineOf(row.from), cells: row.cells })) };
+}
+
+/**
+ * The file's line number of the row that starts after offset `from` (where the row before it
+ * ended): blank and whitespace-only lines in between are passed over, as the parser passes them,
+ * and lines end where the parser's line break is (CRLF, LF or CR, as it found in the file). A
+ * quoted cell over several lines counts them all, so every row is named by the line a text editor
+ * or spreadsheet shows it on.
+ */
+function fileLines(text: string, linebreak: string): (from: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf(linebreak); at !== -1; at = text.indexOf(linebreak, at + linebreak.length)) starts.push(at + linebreak.length);
+  const lineAt = (offset: number) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  return (from) => {
+    let line = lineAt(from);
+    while (line + 1 < starts.length && text.slice(starts[line], starts[line + 1]).trim() === '') line++;
+    return line + 1;
+  };
 }
 
 const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -119,6 +165,63 @@ export interface PreviewRow {
   problems: Record<string, string>;
   /** Will very likely be refused when sent (a daily limit), but is not wrong in itself. */
   warning: string | null;
+  /** Earlier payouts it may repeat (same account, amount and currency: main's check); sent only once the person confirms it. */
+  duplicates: PayoutMatch[];
+  /** The earlier payout that already has its merchantReference (main's check); the problem is in `problems`. */
+  reusedBy: PayoutMatch | null;
+}
+
+/** How a row stands: problem (left out), duplicate (left out until confirmed), confirmed (a duplicate sent anyway), warning or ok. */
+export type RowState = 'problem' | 'duplicate' | 'confirmed' | 'warning' | 'ok';
+
+export function rowState(row: PreviewRow, confirmed: ReadonlySet<number>): RowState {
+  if (Object.keys(row.problems).length > 0) return 'problem';
+  if (row.duplicates.length > 0) return confirmed.has(row.line) ? 'confirmed' : 'duplicate';
+  return row.warning ? 'warning' : 'ok';
+}
+
+/** Whether a start sends the row. */
+export const sendable = (row: PreviewRow, confirmed: ReadonlySet<number>) => {
+  const state = rowState(row, confirmed);
+  return state !== 'problem' && state !== 'duplicate';
+};
+
+/**
+ * How the preview shows a row's amount: as typed when it was refused (amount or currency) —
+ * "1e3", "-5" — never as a number it is not; otherwise exact, grouped, with its currency.
+ */
+export function previewAmount(row: PreviewRow): { text: string; typed: boolean } {
+  const { amount, currency } = row.form;
+  if (amount === undefined) return { text: '—', typed: false };
+  if (row.problems.amount !== undefined || row.problems.currency !== undefined || currency === undefined) return { text: currency ? `${amount} ${currency}` : amount, typed: true };
+  return { text: formatMoney(amount, currency), typed: false };
+}
+
+/** A payout of the ledger in a few words: "po-7 (25.00 EUR, 2026-12-01)". */
+export const describePayout = (p: PayoutMatch) => `${p.merchantReference} (${p.amount} ${p.currency}, ${p.createdAt.slice(0, 10)})`;
+
+/** Why a row left out is left out, in words (kept with the batch's record). */
+export function leftOutReason(row: PreviewRow, describeField: (field: string) => string): string {
+  const problems = Object.entries(row.problems).map(([field, problem]) => `${describeField(field)}: ${problem}`);
+  if (problems.length > 0) return problems.join(' · ');
+  return `possible duplicate of ${row.duplicates.map(describePayout).join(', ')}, not confirmed`;
+}
+
+/**
+ * What main's check found, on the rows: a reference an earlier payout already has is a problem of
+ * the row; the earlier payouts a row may repeat are kept for the person to confirm or leave out.
+ */
+export function withLedgerCheck(rows: readonly PreviewRow[], check: BatchCheckView['items']): PreviewRow[] {
+  const byLine = new Map(check.map((c) => [c.line, c]));
+  return rows.map((row) => {
+    const found = byLine.get(row.line);
+    if (!found) return row;
+    const problems = { ...row.problems };
+    if (found.referenceUsedBy) {
+      problems.merchantReference ??= `is already the reference of payout ${describePayout(found.referenceUsedBy)}: give this row a reference of its own, or leave the cell empty and Paydesk makes one`;
+    }
+    return { ...row, problems, duplicates: found.duplicates, reusedBy: found.referenceUsedBy };
+  });
 }
 
 export interface LimitContext {
@@ -183,7 +286,7 @@ export async function validateRows(csv: ParsedCsv, mapping: Mapping, context: Li
       if (method === 'credit_card') problems = { method: CARD_NOT_BATCHED };
       else if (!isPayoutMethod(method)) problems = { method: method === '' ? 'is required: map a column or choose one method for every row' : `"${method}" is not one of: ${PAYOUT_METHODS.filter((m) => m !== 'credit_card').join(', ')}` };
       else problems = payoutProblems(form, now);
-      out.push({ line, method, form, problems, warning: null });
+      out.push({ line, method, form, problems, warning: null, duplicates: [], reusedBy: null });
     }
     onProgress(Math.min(csv.rows.length, start + SLICE));
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -194,9 +297,13 @@ export async function validateRows(csv: ParsedCsv, mapping: Mapping, context: Li
 
 /**
  * A file to start from: one column per mapping target, headed by the field's own name (which the
- * mapping guesses back), and one sample row per batchable method, merchantReference left empty
- * (main gives each row a fresh one).
+ * mapping guesses back), and one sample row per batchable method. Its merchantReference column is
+ * there to be filled with the merchant's own reference for each payout (TEMPLATE_ADVICE): a row
+ * left empty gets a fresh one from main, so the same file uploaded twice would make new payouts.
  */
+export const TEMPLATE_ADVICE =
+  'Fill the merchantReference column with your own reference for each payout (an invoice or payroll number): a reference is sent once, so a file uploaded twice cannot pay anyone twice. A row left empty gets a new reference.';
+
 export function payoutTemplateCsv(): string {
   const headers = MAPPING_TARGETS.map((target) => target.split('.').at(-1) ?? target);
   const rows = PAYOUT_METHODS.filter((method) => method !== 'credit_card').map((method) => {
@@ -210,13 +317,6 @@ export function payoutTemplateCsv(): string {
 }
 
 /** Exact sums per currency of the rows that will be sent. */
-export function totalsOf(rows: readonly PreviewRow[]): { currency: string; amount: string; count: number }[] {
-  const byCurrency = new Map<string, string[]>();
-  for (const row of rows) {
-    const { currency = '?', amount = '0' } = row.form;
-    const amounts = byCurrency.get(currency) ?? [];
-    amounts.push(amount);
-    byCurrency.set(currency, amounts);
-  }
-  return [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amounts]) => ({ currency, amount: sumAmounts(amounts), count: amounts.length }));
+export function totalsOf(rows: readonly PreviewRow[]): CurrencyTotal[] {
+  return totalsByCurrency(rows.map(({ form: { currency = '?', amount = '0' } }) => ({ currency, amount })));
 }

@@ -13,6 +13,8 @@ export async function sendReviewedPayout(api: ApiClient, review: PayoutReviewVie
     merchantReference: review.payout.merchantReference,
     reviewId: review.reviewId,
     confirmed: review.required ? confirmed : true,
+    // The review's send button waits for the person's confirmation of every possible duplicate.
+    confirmedDuplicateOf: review.duplicates.map((d) => d.id),
     ...(typedAmount !== undefined ? { typedAmount } : {}),
   };
   if (review.approval.step === 'approval') return { kind: 'submitted', approval: await api.invoke('approvals:request-payout', input) };

@@ -2,7 +2,9 @@
 // emulator apply — so each problem shows at its field while the user types, before anything is
 // sent. Main checks again (the renderer is untrusted) and names the same fields.
 import type { BatchRowForm } from '../../../shared/contract';
-import { LosslessNumber } from '../../../shared/json';
+import type { LosslessNumber } from '../../../shared/json';
+import { typedAmount } from '../../../shared/money';
+import { unreadableFields } from '../../../shared/readable-text';
 import { validatePayoutCreate } from '../../../shared/spec/field-rules';
 import { PAYOUT_PROFILE_FIELDS } from '../../../shared/spec/form-fields';
 import type { PayoutMethod } from '../../../shared/spec/methods';
@@ -11,7 +13,6 @@ import { payoutFields } from './form-fields';
 /** Field path → text, as typed. */
 export type FormValues = Record<string, string>;
 
-const DECIMAL_TEXT = /^(0|[1-9]\d*)(\.\d+)?$/;
 /** Stand-ins for what main fills in from the profile; their own issues are never shown. */
 const FROM_PROFILE: Record<(typeof PAYOUT_PROFILE_FIELDS)[number], string> = { merchant_id: 'profile', site_id: 'profile', notificationUrl: 'https://profile.invalid/n', mode: 'direct' };
 const PROFILE_FIELDS = new Set<string>(PAYOUT_PROFILE_FIELDS);
@@ -33,11 +34,13 @@ export function toPayoutForm(method: PayoutMethod, values: FormValues): BatchRow
 
 /** Every problem of a payout form, by field path; {} when main would accept it. */
 export function payoutProblems(form: BatchRowForm, now: Date = new Date()): Record<string, string> {
-  const problems: Record<string, string> = {};
+  // A name lost or garbled on its way in (a file read in the wrong encoding) is named first: main refuses it too.
+  const problems: Record<string, string> = unreadableFields(form);
   let amount: LosslessNumber | undefined;
   if (form.amount !== undefined) {
-    if (DECIMAL_TEXT.test(form.amount)) amount = new LosslessNumber(form.amount);
-    else problems.amount = 'must be a decimal number such as 10.50 (digits, an optional dot and decimals)';
+    const typed = typedAmount(form.amount);
+    if (typed.ok) amount = typed.value;
+    else problems.amount = typed.message;
   }
   const body = {
     ...FROM_PROFILE,

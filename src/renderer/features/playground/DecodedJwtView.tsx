@@ -1,22 +1,10 @@
 import { Badge, Card, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { DecodedJwtView as Decoded } from '../../../shared/contract';
+import { SIGNATURE_BADGES, signatureSentence } from './jwt-text';
 import { RawBlock } from './RawBlock';
 
 /** Spec 5.4 / 2.6: iat must be within 120 s of server time, either way. */
 export const IAT_TOLERANCE_SECONDS = 120;
-
-const signatureText: Record<Decoded['signature']['status'], { label: string; color: string }> = {
-  valid: { label: 'signature valid', color: 'teal' },
-  invalid: { label: 'signature invalid', color: 'red' },
-  not_checked: { label: 'signature not checked', color: 'gray' },
-};
-
-const whyText: Record<string, string> = {
-  malformed: 'not a well-formed compact JWS',
-  bad_alg: 'the header alg is not EdDSA',
-  bad_kid: "the header kid is not this profile's key",
-  bad_signature: "the signature does not verify with this profile's public key (header or payload changed, or another key signed it)",
-};
 
 function skewText(skew: number): string {
   if (skew === 0) return 'issued now';
@@ -25,8 +13,7 @@ function skewText(skew: number): string {
 
 /** A decoded merchant JWT: verdict first, then the parts (card numbers already masked by main). */
 export function DecodedJwtView({ decoded }: { decoded: Decoded }) {
-  const signature = signatureText[decoded.signature.status];
-  const why = decoded.signature.why ? whyText[decoded.signature.why] ?? decoded.signature.why : null;
+  const signature = SIGNATURE_BADGES[decoded.signature.status];
   const skew = decoded.iatSkewSeconds;
   return (
     <Card withBorder data-testid="decoded-jwt">
@@ -47,9 +34,7 @@ export function DecodedJwtView({ decoded }: { decoded: Decoded }) {
           )}
         </Group>
         <Text size="sm" data-testid="jwt-signature-why">
-          {decoded.signature.status === 'valid'
-            ? `Verified with the profile's key${decoded.key ? ` (kid ${decoded.key.kid}, fingerprint ${decoded.key.fingerprint})` : ''}.`
-            : [why, decoded.signature.message].filter(Boolean).join(': ')}
+          {signatureSentence(decoded)}
         </Text>
         {skew !== null && (
           <Text size="sm" c="dimmed">

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Card, Code, Group, SegmentedControl, Select, Stack,
 import { useState } from 'react';
 import type { DecodedJwtView as Decoded, InvokeOutput, ProfileView } from '../../../shared/contract';
 import { CARD_FIELDS } from '../../../shared/spec/form-fields';
+import { ActionError } from '../../components/ActionError';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
@@ -83,11 +84,7 @@ function SignJwt({ profile, onDecode }: { profile: ProfileView; onDecode: (jwt: 
             Sign JWT
           </Button>
         </Group>
-        {action.error && (
-          <Alert color="red" role="alert">
-            {action.error}
-          </Alert>
-        )}
+        <ActionError error={action.error} />
         {signed?.withheld && (
           <Alert color="blue" title="JWT withheld" data-testid="jwt-withheld">
             {signed.withheld}
@@ -129,7 +126,9 @@ function DecodeJwt({ profile, text, onText }: { profile: ProfileView; text: stri
           label="JWT"
           description={
             <>
-              Paste any string. The signature is checked against the public key of &quot;{profile.name}&quot;; <Code>iat</Code> against this computer&apos;s clock.
+              Paste any string.{' '}
+              {profile.credentials.privateKey.set ? <>The signature is checked against the public key of &quot;{profile.name}&quot;;</> : <>&quot;{profile.name}&quot; has no JWT key, so no signature can be checked;</>} <Code>iat</Code> is
+              checked against this computer&apos;s clock.
             </>
           }
           value={text}

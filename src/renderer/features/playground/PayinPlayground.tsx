@@ -1,17 +1,15 @@
-import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { PayinCreateForm, ProfileView, SubmitResult } from '../../../shared/contract';
 import { METHOD_LABELS, PAYIN_METHODS, type PayinMethod } from '../../../shared/spec/methods';
-import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { useAction } from '../../components/use-action';
 import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
 import { payinFieldSpecs } from './fields';
-import { LiveFollow } from './LiveFollow';
 import { RequestEditor } from './RequestEditor';
 import { newReference, samplePayinForm } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
-import { SubmitResultView } from './SubmitResultView';
+import { SendProgress, SentResult } from './SendOutcome';
 
 /**
  * Pay-in playground: any of the eight methods with a valid pre-filled request, a scenario, the
@@ -67,14 +65,8 @@ export function PayinPlayground({ profile }: { profile: ProfileView }) {
           </Text>
         </Group>
       </Stack>
-      <AttemptProgressPanel match={inFlight} />
-      {action.error && (
-        <Alert color="red" title="Not sent" role="alert">
-          {action.error}
-        </Alert>
-      )}
-      {result && <SubmitResultView result={result} />}
-      {result?.payin && <LiveFollow key={result.payin.id} subject="payin" id={result.payin.id} waitingFor="v2_payin_notification" />}
+      <SendProgress inFlight={inFlight} error={action.error} />
+      <SentResult result={result} subject="payin" waitingFor="v2_payin_notification" />
     </Stack>
   );
 }

@@ -11,11 +11,10 @@ import { PayoutReview } from '../payouts/PayoutReview';
 import { sendReviewedPayout } from '../payouts/send-reviewed';
 import { SubmittedForApproval } from '../approvals/SubmittedForApproval';
 import { payoutFieldSpecs } from './fields';
-import { LiveFollow } from './LiveFollow';
 import { RequestEditor } from './RequestEditor';
 import { newReference, samplePayoutForm } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
-import { SubmitResultView } from './SubmitResultView';
+import { SendProgress, SentResult } from './SendOutcome';
 
 /**
  * Payout playground: four methods, P/C scenarios, the raw exchange and the notification. On a live
@@ -89,6 +88,7 @@ export function PayoutPlayground({ profile }: { profile: ProfileView }) {
         review={review}
         limits={review.limits}
         approval={review.approval}
+        duplicates={{ payouts: review.duplicates, windowDays: review.duplicateWindowDays }}
         title={live ? 'Review the LIVE payout' : 'Review the payout'}
         sending={reviewAction.busy}
         error={reviewAction.error}
@@ -140,15 +140,9 @@ export function PayoutPlayground({ profile }: { profile: ProfileView }) {
           </Text>
         </Group>
       </Stack>
-      <AttemptProgressPanel match={inFlight} />
-      {action.error && (
-        <Alert color="red" title="Not sent" role="alert">
-          {action.error}
-        </Alert>
-      )}
+      <SendProgress inFlight={inFlight} error={action.error} />
       {submitted && <SubmittedForApproval approval={submitted} />}
-      {result && <SubmitResultView result={result} />}
-      {result?.payout && <LiveFollow key={result.payout.id} subject="payout" id={result.payout.id} waitingFor="v2_payout_notification" />}
+      <SentResult result={result} subject="payout" waitingFor="v2_payout_notification" />
     </Stack>
   );
 }

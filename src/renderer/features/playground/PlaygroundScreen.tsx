@@ -7,11 +7,12 @@ import { PayoutPlayground } from './PayoutPlayground';
 import { TokenizePlayground } from './TokenizePlayground';
 import { useActiveProfile } from './use-active-profile';
 
+/** Each tab and what it shows: a tool that works against the active profile. */
 const TABS = [
-  { value: 'payin', label: 'Pay-in' },
-  { value: 'payout', label: 'Payout' },
-  { value: 'tokenize', label: 'Tokenize & charge' },
-  { value: 'jwt', label: 'JWT tools' },
+  { value: 'payin', label: 'Pay-in', Tool: PayinPlayground },
+  { value: 'payout', label: 'Payout', Tool: PayoutPlayground },
+  { value: 'tokenize', label: 'Tokenize & charge', Tool: TokenizePlayground },
+  { value: 'jwt', label: 'JWT tools', Tool: JwtTools },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
@@ -54,18 +55,11 @@ export function PlaygroundScreen({ tab }: { tab?: string }) {
                 </Tabs.Tab>
               ))}
             </Tabs.List>
-            <Tabs.Panel value="payin" pt="md">
-              <PayinPlayground key={profile.id} profile={profile} />
-            </Tabs.Panel>
-            <Tabs.Panel value="payout" pt="md">
-              <PayoutPlayground key={profile.id} profile={profile} />
-            </Tabs.Panel>
-            <Tabs.Panel value="tokenize" pt="md">
-              <TokenizePlayground key={profile.id} profile={profile} />
-            </Tabs.Panel>
-            <Tabs.Panel value="jwt" pt="md">
-              <JwtTools key={profile.id} profile={profile} />
-            </Tabs.Panel>
+            {TABS.map(({ value, Tool }) => (
+              <Tabs.Panel key={value} value={value} pt="md">
+                <Tool key={profile.id} profile={profile} />
+              </Tabs.Panel>
+            ))}
           </Tabs>
         </>
       )}

@@ -1,20 +1,18 @@
-import { Accordion, Alert, Button, Card, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Button, Card, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ProfileView, SubmitResult, TokenizeForm } from '../../../shared/contract';
 import { CARD_FIELDS } from '../../../shared/spec/form-fields';
 import { METHOD_LABELS, TOKEN_PAYIN_METHODS } from '../../../shared/spec/methods';
-import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { useAction } from '../../components/use-action';
 import { referenceToSend, type ProgressMatch } from '../../components/use-attempt-progress';
 import { useApi } from '../../stores/context';
 import { FieldInputs } from './FieldInputs';
 import { payinFieldSpecs, type FieldSpec } from './fields';
-import { LiveFollow } from './LiveFollow';
 import { NoSigningKey } from './NoSigningKey';
 import { setField } from './request-json';
 import { newReference, sampleCard, sampleCardlessPayinForm } from '../../../shared/spec/samples';
 import { ScenarioSelect } from './ScenarioSelect';
-import { SubmitResultView } from './SubmitResultView';
+import { SendProgress, SentResult } from './SendOutcome';
 import { TokenCharge } from './TokenCharge';
 import { useVaultedTokens, VaultedTokens } from './VaultedTokens';
 
@@ -106,16 +104,10 @@ export function TokenizePlayground({ profile }: { profile: ProfileView }) {
               POST /payment/create/tokenization; the vaulted token arrives with v2_tokenization_notification.
             </Text>
           </Group>
-          <AttemptProgressPanel match={inFlight} />
-          {action.error && (
-            <Alert color="red" title="Not sent" role="alert">
-              {action.error}
-            </Alert>
-          )}
+          <SendProgress inFlight={inFlight} error={action.error} />
         </Stack>
       </Card>
-      {result && <SubmitResultView result={result} />}
-      {result?.payin && <LiveFollow key={result.payin.id} subject="payin" id={result.payin.id} waitingFor="v2_tokenization_notification" />}
+      <SentResult result={result} subject="payin" waitingFor="v2_tokenization_notification" />
       <Card withBorder>
         <Stack>
           <Title order={4}>2. Vaulted tokens</Title>

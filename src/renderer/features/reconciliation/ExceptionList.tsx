@@ -3,18 +3,22 @@ import { useStore } from 'zustand';
 import type { ExceptionKind, ExceptionRow, ExceptionScope } from '../../../shared/contract';
 import { methodLabel } from '../../../shared/spec/methods';
 import { Amount } from '../../components/Amount';
+import { CellLines } from '../../components/CellLines';
 import { CopyValue } from '../../components/CopyValue';
-import { DateTime } from '../../components/DateTime';
+import { DATE_TIME_COLUMN_WIDTH, DateTime } from '../../components/DateTime';
 import { KeysetTable } from '../../components/KeysetTable';
-import type { Column } from '../../components/VirtualTable';
+import { type Column, TWO_LINE_ROW_HEIGHT } from '../../components/VirtualTable';
 import { navigate } from '../../shell/use-route';
 import { StatusBadge } from '../transactions/StatusBadge';
 import { VerificationStateBadge } from '../transactions/VerificationBadge';
+import { formatMoney } from '../transactions/format';
 import { subjectNoun } from '../transactions/status';
+import { notifiedAndReadText } from './exception-kinds';
 import { ExportCsvButton } from './ExportCsvButton';
 import { useExceptionList } from './use-exception-list';
 import { SettleUnknownButton } from './SettleUnknownButton';
 import { useAccess } from '../../stores/access';
+import { requestLandingFocus } from '../../components/focus-landing';
 
 const code = (value: string | null) => (
   <Text span size="sm" ff="monospace">
@@ -22,61 +26,90 @@ const code = (value: string | null) => (
   </Text>
 );
 
+/**
+ * Two lines a row, so that at 1280 px every value reads whole but a long reference and the detail
+ * (a sentence, whole on hover and on the transaction's page): the time; the transaction over what
+ * is wrong with it; the amount over the method; the ledger's status over its verification; what was
+ * notified and what the gateway's last status read said.
+ */
 const columns: Column<ExceptionRow>[] = [
-  { key: 'at', header: 'When', width: 180, render: (r) => <DateTime iso={r.at} /> },
+  { key: 'at', header: 'When', width: DATE_TIME_COLUMN_WIDTH, render: (r) => <DateTime iso={r.at} /> },
   {
     key: 'reference',
-    header: 'Transaction',
-    width: 'minmax(180px, 1.6fr)',
+    header: 'Transaction / detail',
+    width: 'minmax(200px, 1fr)',
     render: (r) => {
       const value = r.reference ?? r.gatewayId;
       return (
-        <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-          {r.subject && (
-            <Text span size="sm" style={{ flexShrink: 0 }}>
-              {subjectNoun(r.subject)}
-            </Text>
-          )}
-          {value !== null ? (
-            <CopyValue value={value} label={r.reference !== null ? 'reference' : 'gateway id'} truncate />
-          ) : (
-            <Text span size="sm">
-              {r.notificationId !== null ? `notification ${r.notificationId}` : '—'}
-            </Text>
-          )}
-        </Group>
+        <CellLines
+          first={
+            <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+              {r.subject && (
+                <Text span size="sm" style={{ flexShrink: 0 }}>
+                  {subjectNoun(r.subject)}
+                </Text>
+              )}
+              {value !== null ? (
+                <CopyValue value={value} label={r.reference !== null ? 'reference' : 'gateway id'} truncate />
+              ) : (
+                <Text span size="sm">
+                  {r.notificationId !== null ? `notification ${r.notificationId}` : '—'}
+                </Text>
+              )}
+            </Group>
+          }
+          second={r.detail ?? ''}
+        />
       );
     },
   },
-  { key: 'method', header: 'Method', width: 120, render: (r) => (r.method ? methodLabel(r.method) : '—') },
-  { key: 'amount', header: 'Amount', width: 200, align: 'right', render: (r) => (r.amount && r.currency ? <Amount value={r.amount} currency={r.currency} /> : '—') },
-  { key: 'status', header: 'Ledger status', width: 150, render: (r) => (r.subject ? <StatusBadge subject={r.subject} code={r.statusCode} /> : code(r.statusCode)) },
   {
-    key: 'verification',
-    header: 'Verification · notified / read',
-    width: 'minmax(140px, 1fr)',
+    key: 'amount',
+    header: 'Amount / method',
+    width: 200,
+    align: 'right',
     render: (r) => (
-      <Group gap={6} wrap="nowrap">
-        {r.verification !== null && (
-          <span style={{ flexShrink: 0 }}>
-            <VerificationStateBadge state={r.verification} hint={`Notified: ${r.notifiedStatus ?? 'nothing'}. Status read: ${r.verifiedStatus ?? 'none yet'}.`} />
-          </span>
-        )}
-        <Text span size="sm" ff="monospace" truncate title="What was notified / what the gateway's last status read said">
-          {r.notifiedStatus ?? '—'} / {r.verifiedStatus ?? '—'}
-        </Text>
-      </Group>
+      <CellLines
+        first={r.amount && r.currency ? <Amount value={r.amount} currency={r.currency} /> : '—'}
+        firstTitle={r.amount && r.currency ? formatMoney(r.amount, r.currency) : undefined}
+        second={r.method ? methodLabel(r.method) : '—'}
+      />
     ),
   },
-  { key: 'detail', header: 'Detail', width: '1.4fr', render: (r) => <span title={r.detail ?? undefined}>{r.detail ?? ''}</span> },
+  {
+    key: 'status',
+    header: 'Ledger status / verification',
+    width: 190,
+    render: (r) => (
+      <CellLines
+        first={r.subject ? <StatusBadge subject={r.subject} code={r.statusCode} /> : code(r.statusCode)}
+        second={r.verification !== null ? <VerificationStateBadge state={r.verification} hint={notifiedAndReadText(r)} /> : '—'}
+      />
+    ),
+  },
+  {
+    key: 'codes',
+    header: 'Notified / read',
+    width: 120,
+    render: (r) => (
+      <Text span size="sm" ff="monospace" title={notifiedAndReadText(r)} data-testid="notified-read">
+        {r.notifiedStatus ?? '—'} / {r.verifiedStatus ?? '—'}
+      </Text>
+    ),
+  },
 ];
 
 const rowKey = (row: ExceptionRow) => row.key;
 
 /** Where a row leads: its transaction, or for a notification with none (an orphan) the webhook inspector. */
 function openRow(row: ExceptionRow): void {
-  if (row.subject && row.rowId !== null) navigate(row.subject === 'payin' ? 'payins' : 'payouts', { id: row.rowId });
-  else if (row.notificationId !== null) navigate('webhooks', { id: row.notificationId });
+  if (row.subject && row.rowId !== null) {
+    requestLandingFocus();
+    navigate(row.subject === 'payin' ? 'payins' : 'payouts', { id: row.rowId });
+  } else if (row.notificationId !== null) {
+    requestLandingFocus();
+    navigate('webhooks', { id: row.notificationId });
+  }
 }
 
 interface Props {
@@ -116,7 +149,8 @@ export function ExceptionList({ kind, label, explains, scope, enabled, refreshKe
         rowKey={rowKey}
         onOpen={openRow}
         errorTitle={`${label} could not be loaded`}
-        height={Math.min(440, Math.max(3, shown) * 40 + 4)}
+        height={Math.min(8, Math.max(3, shown)) * TWO_LINE_ROW_HEIGHT + 4}
+        rowHeight={TWO_LINE_ROW_HEIGHT}
         empty={<Text c="dimmed">Nothing to reconcile here: no {label.toLowerCase()}.</Text>}
       />
     </>

@@ -1,7 +1,6 @@
 import { Button, Text, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { InvokeInput } from '../../../shared/contract';
-import { downloadText } from '../../components/download';
+import { saveCsvExport } from '../../components/download';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 
@@ -12,13 +11,7 @@ export function ExportCsvButton({ input, label, disabled }: { input: InvokeInput
   const exportCsv = async () => {
     const file = await action.run(() => api.invoke('reconciliation:export-csv', input));
     if (!file) return;
-    downloadText(file.filename, file.csv, 'text/csv');
-    notifications.show({
-      color: file.truncated ? 'orange' : 'teal',
-      message: file.truncated
-        ? `${file.filename}: the first ${file.rows.toLocaleString('en')} rows only (the file limit). Narrow the filters to export the rest.`
-        : `${file.filename}: ${file.rows.toLocaleString('en')} rows saved.`,
-    });
+    saveCsvExport(file, 'Narrow the filters to export the rest.');
   };
   return (
     <>

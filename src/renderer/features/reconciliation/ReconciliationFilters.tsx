@@ -1,5 +1,6 @@
-import { Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Card, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { ProfileFilter } from '../../components/ProfileFilter';
+import { ThresholdInput } from '../../components/ThresholdInput';
 import type { ReconciliationFilter, SubjectChoice } from './filter';
 
 interface Props {
@@ -31,17 +32,7 @@ export function ReconciliationFilters({ filter, onChange, errors }: Props) {
           />
         </Stack>
         <ProfileFilter value={filter.profileId} onChange={(profileId) => onChange({ profileId })} error={errors.profileId} w={200} />
-        <NumberInput
-          label="Pending too long after (minutes)"
-          description="Threshold of the pending and stuck lists"
-          min={0}
-          max={525_600}
-          allowDecimal={false}
-          value={filter.pendingMinutes}
-          onChange={(value) => onChange({ pendingMinutes: typeof value === 'number' ? value : Number.NaN })}
-          error={errors.pendingMinutes ?? errors.pendingOlderThanMinutes}
-          w={250}
-        />
+        <ThresholdInput label="Pending too long after (minutes)" description="Threshold of the pending and stuck lists" max={525_600} value={filter.pendingMinutes} onChange={(pendingMinutes) => onChange({ pendingMinutes })} error={errors.pendingMinutes ?? errors.pendingOlderThanMinutes} w={250} />
       </Group>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack, Tabs, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -10,9 +10,38 @@ import { ReconciliationFilters } from './ReconciliationFilters';
 import { useRememberedThreshold } from './remembered-threshold';
 import { SweepCard } from './SweepCard';
 import { TotalsSection } from './TotalsSection';
+import { StatementsSection } from './statements/StatementsSection';
+import { navigate, useRoute } from '../../shell/use-route';
 
-/** Finance's reconciliation (PRODUCT.md): exact totals, every exception, the sweep, CSV exports. */
+/**
+ * Finance's reconciliation (PRODUCT.md): the ledger (exact totals, every exception, the sweep, CSV
+ * exports) and its statements (settlement reports and bank statements matched to it), each a tab:
+ * #/reconciliation and #/reconciliation/statements.
+ */
 export function ReconciliationScreen() {
+  const [route] = useRoute();
+  const tab = route.id === 'statements' ? 'statements' : 'ledger';
+  return (
+    <Stack>
+      <Title order={2}>Reconciliation</Title>
+      <Tabs value={tab} onChange={(value) => navigate('reconciliation', value === 'statements' ? { id: 'statements' } : {})} keepMounted={false}>
+        <Tabs.List aria-label="Reconcile">
+          <Tabs.Tab value="ledger">Ledger</Tabs.Tab>
+          <Tabs.Tab value="statements">Statements</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="ledger" pt="md">
+          <LedgerReconciliation />
+        </Tabs.Panel>
+        <Tabs.Panel value="statements" pt="md">
+          <StatementsSection />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** The ledger's own reconciliation: totals, exceptions, the sweep. */
+function LedgerReconciliation() {
   const api = useApi();
   const profilesLoaded = useProfiles((state) => state.profiles !== null);
   const loadProfiles = useProfiles((state) => state.load);
@@ -63,7 +92,6 @@ export function ReconciliationScreen() {
   const errors = { ...totals.fieldErrors, ...summary.fieldErrors, ...problems };
   return (
     <Stack>
-      <Title order={2}>Reconciliation</Title>
       <ReconciliationFilters
         filter={filter}
         onChange={(patch) => {

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, List, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
@@ -7,6 +7,35 @@ import { useStores } from '../../stores/context';
 import { type ReconciliationFilter, subjectsOf } from './filter';
 import { RoleNote } from '../../components/RoleNote';
 import { useAccess } from '../../stores/access';
+import { routeHash } from '../../shell/use-route';
+
+/** Which reads failed and why, each a link to its transaction; the count says when there were more. */
+function SweepFailures({ sweep }: { sweep: SweepState }) {
+  if (sweep.failed === 0) return null;
+  const more = sweep.failed - sweep.failures.length;
+  return (
+    <div data-testid="sweep-failures">
+      <Text size="sm" fw={600}>
+        {sweep.failed === 1 ? 'The read that failed' : `The ${sweep.failed.toLocaleString('en')} reads that failed`}
+      </Text>
+      <List size="sm" spacing={2}>
+        {sweep.failures.map((failure) => (
+          <List.Item key={`${failure.subject}:${failure.rowId}`} data-failure={`${failure.subject}:${failure.rowId}`}>
+            <Anchor href={routeHash(failure.subject === 'payin' ? 'payins' : 'payouts', { id: failure.rowId })} size="sm" ff="monospace">
+              {failure.subject === 'payin' ? 'Pay-in' : 'Payout'} {failure.reference ?? `#${failure.rowId}`}
+            </Anchor>
+            : {failure.reason}
+          </List.Item>
+        ))}
+      </List>
+      {more > 0 && (
+        <Text size="xs" c="dimmed">
+          and {more.toLocaleString('en')} more, not listed: a sweep names the first {sweep.failures.length}.
+        </Text>
+      )}
+    </div>
+  );
+}
 
 const stateColors: Record<SweepState['state'], string> = { running: 'blue', done: 'teal', cancelled: 'gray', failed: 'red' };
 
@@ -105,6 +134,7 @@ export function SweepCard({ filter }: { filter: ReconciliationFilter }) {
               </Tooltip>
             ))}
           </SimpleGrid>
+          <SweepFailures sweep={sweep} />
         </Stack>
       )}
     </Card>

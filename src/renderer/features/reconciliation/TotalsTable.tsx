@@ -28,10 +28,10 @@ export function TotalsTable({ groups, by, onOpen }: Props) {
             render: (g: TotalsGroup) => (by === 'status' ? <StatusBadge subject={g.subject} code={g.value} /> : (g.value ?? '—')),
           },
         ]),
-    { key: 'currency', header: 'Currency', width: 90, render: (g) => g.currency },
+    { key: 'currency', header: 'Currency', width: 100, render: (g) => g.currency },
     { key: 'count', header: 'Count', width: 90, align: 'right', render: (g) => g.count.toLocaleString('en') },
     { key: 'amount', header: 'Amount', width: '1fr', align: 'right', render: (g) => amount(g.amount, g.currency) },
-    { key: 'succeeded', header: 'Succeeded', width: 100, align: 'right', render: (g) => g.succeededCount.toLocaleString('en') },
+    { key: 'succeeded', header: 'Succeeded', width: 110, align: 'right', render: (g) => g.succeededCount.toLocaleString('en') },
     { key: 'succeededAmount', header: 'Succeeded amount', width: '1fr', align: 'right', render: (g) => amount(g.succeededAmount, g.currency) },
   ];
   return (

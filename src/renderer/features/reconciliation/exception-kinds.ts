@@ -1,4 +1,4 @@
-import type { ExceptionKind } from '../../../shared/contract';
+import type { ExceptionKind, ExceptionRow } from '../../../shared/contract';
 
 /** The exception lists, in the order finance works through them, with what each one means. */
 export const exceptionKinds: { kind: ExceptionKind; label: string; explains: string }[] = [
@@ -15,3 +15,15 @@ export const exceptionKinds: { kind: ExceptionKind; label: string; explains: str
   },
   { kind: 'duplicates', label: 'Duplicates', explains: 'Repeated deliveries of the same news; harmless, listed for completeness.' },
 ];
+
+/**
+ * A row's "notified / read" in words, for its tooltip. On a mismatch the notified claim is the one
+ * that contradicts (main sends it as notifiedStatus), so the sentence says it contradicts.
+ */
+export function notifiedAndReadText(row: Pick<ExceptionRow, 'notifiedStatus' | 'verifiedStatus' | 'statusCode' | 'verification'>): string {
+  const read = row.verifiedStatus ?? 'none yet';
+  if (row.verification === 'mismatch' && row.notifiedStatus !== null) {
+    return `A notification claimed ${row.notifiedStatus}, contradicting the ledger's ${row.statusCode ?? 'status'}. Status read: ${read}.`;
+  }
+  return `Notified: ${row.notifiedStatus ?? 'nothing'}. Status read: ${read}.`;
+}

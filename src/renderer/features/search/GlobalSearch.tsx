@@ -13,6 +13,7 @@ import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { StatusBadge } from '../transactions/StatusBadge';
 import { subjectNoun } from '../transactions/status';
 import { useLookup, type LookupAnswer } from './use-lookup';
+import { requestLandingFocus } from '../../components/focus-landing';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const shortcut = isMac ? '⌘K' : 'Ctrl+K';
@@ -34,6 +35,8 @@ const optionsOf = ({ matches, orphans }: LookupAnswer): SearchOption[] => [
 ];
 
 function go(option: SearchOption) {
+  // The focus lands on the heading of what opens (the dialog closing gives it back to nothing on that screen).
+  requestLandingFocus();
   if (option.kind === 'orphan') navigate('webhooks', { id: option.orphan.id });
   else navigate(option.match.subject === 'payin' ? 'payins' : 'payouts', { id: option.match.id });
 }

@@ -1,6 +1,7 @@
-import { Alert, Button, Card, Group, Loader, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, NumberInput, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { LIMIT_ENVIRONMENT_LABELS, type PolicyEnvironment, type PolicyMode, type PolicyView } from '../../../shared/contract';
+import type { PolicyMode, PolicyView, RuleEnvironment } from '../../../shared/contract';
+import { AmountRuleForm, AmountRulesTable, RuleAmountInput, type RuleColumn } from '../../components/AmountRules';
 import { LoadError } from '../../components/LoadError';
 import { RoleNote } from '../../components/RoleNote';
 import { useAction } from '../../components/use-action';
@@ -9,16 +10,27 @@ import { useAccess } from '../../stores/access';
 import { useApi } from '../../stores/context';
 import { formatAmount } from '../transactions/format';
 
-const ENVIRONMENTS = (['live', 'local', 'any'] as const).map((value) => ({ value, label: LIMIT_ENVIRONMENT_LABELS[value] }));
+const ENVIRONMENTS = ['live', 'local', 'any'] as const;
 const MODES: { value: PolicyMode; label: string }[] = [
   { value: 'threshold', label: 'Above an amount' },
   { value: 'always', label: 'Always' },
   { value: 'never', label: 'Never' },
 ];
-const environmentLabel = (e: PolicyEnvironment) => LIMIT_ENVIRONMENT_LABELS[e];
+
+const COLUMNS: RuleColumn<PolicyView>[] = [
+  {
+    header: 'Needs approval',
+    cell: (policy) =>
+      policy.mode === 'threshold'
+        ? [policy.payoutAbove !== null ? `payouts above ${formatAmount(policy.payoutAbove, policy.currency)}` : null, policy.batchAbove !== null ? `batches above ${formatAmount(policy.batchAbove, policy.currency)}` : null].filter(Boolean).join('; ')
+        : policy.mode === 'always'
+          ? 'every payout and batch'
+          : 'nothing',
+  },
+];
 
 interface Draft {
-  environment: PolicyEnvironment;
+  environment: RuleEnvironment;
   currency: string;
   mode: PolicyMode;
   payoutAbove: string;
@@ -78,48 +90,17 @@ export function ApprovalPoliciesSection() {
             No policy is set: nothing needs approval.
           </Text>
         ) : (
-          <Table aria-label="Approval policies">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Currency</Table.Th>
-                <Table.Th>Environment</Table.Th>
-                <Table.Th>Needs approval</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.policies.map((policy) => (
-                <Table.Tr key={`${policy.currency}-${policy.environment}`} data-policy={`${policy.currency}/${policy.environment}`}>
-                  <Table.Td fw={500}>{policy.currency}</Table.Td>
-                  <Table.Td>{environmentLabel(policy.environment)}</Table.Td>
-                  <Table.Td>
-                    {policy.mode === 'threshold'
-                      ? [policy.payoutAbove !== null ? `payouts above ${formatAmount(policy.payoutAbove, policy.currency)}` : null, policy.batchAbove !== null ? `batches above ${formatAmount(policy.batchAbove, policy.currency)}` : null].filter(Boolean).join('; ')
-                      : policy.mode === 'always'
-                        ? 'every payout and batch'
-                        : 'nothing'}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap" hidden={!mayChange}>
-                      <Button size="xs" variant="default" onClick={() => edit(policy)} aria-label={`Edit the ${policy.currency} policy (${environmentLabel(policy.environment)})`}>
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        loading={remove.busy}
-                        aria-label={`Remove the ${policy.currency} policy (${environmentLabel(policy.environment)})`}
-                        onClick={() => void remove.run(() => api.invoke('approvals:remove-policy', { environment: policy.environment, currency: policy.currency }), `Approval policy for ${policy.currency} removed`)}
-                      >
-                        Remove
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <AmountRulesTable
+            label="Approval policies"
+            noun="policy"
+            rowAttribute="data-policy"
+            rules={data.policies}
+            columns={COLUMNS}
+            mayChange={mayChange}
+            onEdit={edit}
+            onRemove={(policy) => void remove.run(() => api.invoke('approvals:remove-policy', { environment: policy.environment, currency: policy.currency }), `Approval policy for ${policy.currency} removed`)}
+            removing={remove.busy}
+          />
         )}
         {remove.error && (
           <Text c="red" size="sm" role="alert">
@@ -128,33 +109,15 @@ export function ApprovalPoliciesSection() {
         )}
         <RoleNote channel="approvals:set-policy" />
         {mayChange && (
-          <form
-            aria-label="Set an approval policy"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit();
-            }}
-          >
-            <Group align="flex-start" gap="sm">
-              <Select label="Environment" data={ENVIRONMENTS} value={draft.environment} onChange={(v) => v && set('environment', v)} allowDeselect={false} w={170} />
-              <TextInput label="Currency" placeholder="EUR" value={draft.currency} onChange={(e) => set('currency', e.currentTarget.value.toUpperCase())} w={100} maxLength={3} error={save.fieldErrors.currency} withAsterisk />
-              <Select label="Approval needed" data={MODES} value={draft.mode} onChange={(v) => v && set('mode', v)} allowDeselect={false} w={200} />
-              {draft.mode === 'threshold' && (
-                <>
-                  <TextInput label="Payouts above" placeholder="no payout rule" value={draft.payoutAbove} onChange={(e) => set('payoutAbove', e.currentTarget.value)} w={160} error={save.fieldErrors.payoutAbove} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-                  <TextInput label="Batches above (total)" placeholder="no batch rule" value={draft.batchAbove} onChange={(e) => set('batchAbove', e.currentTarget.value)} w={170} error={save.fieldErrors.batchAbove} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-                </>
-              )}
-              <Button type="submit" mt={25} loading={save.busy}>
-                Save policy
-              </Button>
-            </Group>
-            {save.error && !Object.keys(save.fieldErrors).length && (
-              <Text c="red" size="sm" role="alert" mt="xs">
-                {save.error}
-              </Text>
+          <AmountRuleForm label="Set an approval policy" environments={ENVIRONMENTS} draft={draft} set={set} save={save} submitLabel="Save policy" onSubmit={() => void submit()} widths={{ environment: 170, currency: 100 }}>
+            <Select label="Approval needed" data={MODES} value={draft.mode} onChange={(v) => v && set('mode', v)} allowDeselect={false} w={200} />
+            {draft.mode === 'threshold' && (
+              <>
+                <RuleAmountInput label="Payouts above" placeholder="no payout rule" value={draft.payoutAbove} onChange={(value) => set('payoutAbove', value)} w={160} error={save.fieldErrors.payoutAbove} />
+                <RuleAmountInput label="Batches above (total)" placeholder="no batch rule" value={draft.batchAbove} onChange={(value) => set('batchAbove', value)} w={170} error={save.fieldErrors.batchAbove} />
+              </>
             )}
-          </form>
+          </AmountRuleForm>
         )}
         {mayChange && data?.team && (
           <Group align="flex-end" gap="sm">

@@ -1,9 +1,11 @@
+import { FormError } from '../../components/FormError';
 import { Alert, Badge, Button, Card, Code, Group, PasswordInput, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { InvokeOutput, ProfileView } from '../../../shared/contract';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
+import { useCustodyWords } from './use-custody-words';
 
 type PublicKey = InvokeOutput<'credentials:export-public-key'>;
 
@@ -21,6 +23,7 @@ function CredentialBadge({ state }: { state: ProfileView['credentials']['merchan
 function MerchantToken({ profile }: { profile: ProfileView }) {
   const api = useApi();
   const action = useAction();
+  const words = useCustodyWords();
   const [token, setToken] = useState('');
   if (profile.environment === 'local') {
     return <Text size="sm">The embedded emulator supplies its own merchant-token; nothing to set.</Text>;
@@ -31,7 +34,7 @@ function MerchantToken({ profile }: { profile: ProfileView }) {
       <Group align="flex-end">
         <PasswordInput
           label={profile.credentials.merchantToken.set ? 'Replace merchant-token' : 'Set merchant-token'}
-          description="Stored in the OS keychain only; never shown again."
+          description={words.tokenField}
           value={token}
           onChange={(e) => setToken(e.currentTarget.value)}
           error={action.fieldErrors.token}
@@ -42,7 +45,7 @@ function MerchantToken({ profile }: { profile: ProfileView }) {
           loading={action.busy}
           disabled={token.trim() === ''}
           onClick={async () => {
-            if (await action.run(() => api.invoke('credentials:set-merchant-token', { profileId: profile.id, token }), 'merchant-token stored in the keychain')) setToken('');
+            if (await action.run(() => api.invoke('credentials:set-merchant-token', { profileId: profile.id, token }), words.tokenStored)) setToken('');
           }}
         >
           Save
@@ -53,11 +56,7 @@ function MerchantToken({ profile }: { profile: ProfileView }) {
           </Button>
         )}
       </Group>
-      {action.error && (
-        <Text c="red" size="sm" role="alert">
-          {action.error}
-        </Text>
-      )}
+      <FormError action={action} shown={['token']} mt={0} />
     </Stack>
   );
 }
@@ -99,6 +98,7 @@ function PublicKeyView({ exported }: { exported: PublicKey }) {
 function SigningKey({ profile }: { profile: ProfileView }) {
   const api = useApi();
   const action = useAction();
+  const words = useCustodyWords();
   const [kid, setKid] = useState('');
   const [privateKey, setPrivateKey] = useState('');
   const [exported, setExported] = useState<PublicKey | null>(null);
@@ -124,7 +124,7 @@ function SigningKey({ profile }: { profile: ProfileView }) {
             <Button
               loading={action.busy}
               onClick={async () => {
-                const result = await action.run(() => api.invoke('credentials:generate-key', { profileId: profile.id, ...kidInput }), 'New Ed25519 key stored in the keychain');
+                const result = await action.run(() => api.invoke('credentials:generate-key', { profileId: profile.id, ...kidInput }), words.keyGenerated);
                 if (result) setExported(result);
               }}
             >
@@ -136,7 +136,7 @@ function SigningKey({ profile }: { profile: ProfileView }) {
           <Stack gap="xs">
             <Textarea
               label="Private key (PKCS#8 PEM or JWK)"
-              description="Goes to the OS keychain; never stored elsewhere or shown again."
+              description={words.keyField}
               autosize
               minRows={3}
               value={privateKey}
@@ -150,7 +150,7 @@ function SigningKey({ profile }: { profile: ProfileView }) {
                 loading={action.busy}
                 disabled={privateKey.trim() === ''}
                 onClick={async () => {
-                  const result = await action.run(() => api.invoke('credentials:import-key', { profileId: profile.id, privateKey, ...kidInput }), 'Key imported into the keychain');
+                  const result = await action.run(() => api.invoke('credentials:import-key', { profileId: profile.id, privateKey, ...kidInput }), words.keyImported);
                   if (result) {
                     setPrivateKey('');
                     setExported(result);

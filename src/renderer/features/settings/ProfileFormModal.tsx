@@ -1,11 +1,16 @@
-import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { FormError } from '../../components/FormError';
+import { Alert, Button, Checkbox, Group, Select, Stack, TextInput } from '@mantine/core';
 import { Dialog } from '../../components/Dialog';
 import { useState } from 'react';
 import type { EnvironmentKind, ProfileInput, ProfileView } from '../../../shared/contract';
 import { notificationReach } from '../../../shared/notification-reach';
+import { GATEWAY_ADDRESS, NOTIFICATION_URL_HELP } from '../../../shared/profile-rules';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi } from '../../stores/context';
+
+/** The fields this form shows: a refusal about them is shown beside each, not again below. */
+const FORM_FIELDS = ['name', 'environment', 'baseUrl', 'merchantId', 'merchantSiteId', 'notificationPublicUrl', 'confirmed'] as const;
 
 const environmentOptions = [
   { value: 'local', label: 'Local emulator (embedded, no account needed)' },
@@ -49,6 +54,10 @@ function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormPr
   );
   const set = (patch: Partial<ProfileInput>) => setForm((current) => ({ ...current, ...patch }));
   const remote = form.environment !== 'local';
+  const address = form.environment === 'local' ? null : GATEWAY_ADDRESS[form.environment];
+  // Saving the active profile as live switches the person to real money: asked as a switch is.
+  const becomesLive = editing !== null && editing.isActive && editing.environment !== 'live' && form.environment === 'live';
+  const [liveConfirmed, setLiveConfirmed] = useState(false);
   // Where the gateway would post notifications: the public URL if one is set, else the listener.
   const listener = useLiveQuery(() => api.invoke('settings:get-listener'), []);
   const publicUrl = form.notificationPublicUrl?.trim() ?? '';
@@ -63,7 +72,7 @@ function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormPr
       notificationPublicUrl: form.notificationPublicUrl ? form.notificationPublicUrl : null,
     };
     const saved = await action.run(
-      () => (editing ? api.invoke('profiles:update', { id: editing.id, patch: input }) : api.invoke('profiles:create', input)),
+      () => (editing ? api.invoke('profiles:update', { id: editing.id, patch: input, ...(becomesLive ? { confirmed: liveConfirmed } : {}) }) : api.invoke('profiles:create', input)),
       editing ? 'Profile saved' : 'Profile created',
     );
     if (saved) onClose();
@@ -71,7 +80,15 @@ function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormPr
 
   return (
     <Stack>
-      <TextInput label="Name" required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={action.fieldErrors.name} data-autofocus={focusPublicUrl ? undefined : true} />
+      <TextInput
+        label="Name"
+        description="Shown in the header and every picker: one name per profile, whatever its case and spaces."
+        required
+        value={form.name}
+        onChange={(e) => set({ name: e.currentTarget.value })}
+        error={action.fieldErrors.name}
+        data-autofocus={focusPublicUrl ? undefined : true}
+      />
       <Select
         label="Environment"
         data={environmentOptions}
@@ -85,26 +102,44 @@ function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormPr
           Every pay-in and payout sent with this profile moves real money.
         </Alert>
       )}
-      {remote && (
+      {becomesLive && (
+        <Checkbox
+          label={`“${editing.name}” is your active profile: switch it, and so you, to live (real money)`}
+          checked={liveConfirmed}
+          onChange={(e) => setLiveConfirmed(e.currentTarget.checked)}
+          error={action.fieldErrors.confirmed}
+        />
+      )}
+      {address && (
         <>
           <TextInput
-            label={form.environment === 'sandbox' ? 'Sandbox address ({sandbox_url}, ends in /api/)' : 'Live base URL (ends in /api/v2)'}
-            description={editing ? 'Changing the address or environment forgets the stored merchant-token: enter it again afterwards, so it is never sent to an address it was not given for.' : undefined}
-            placeholder={form.environment === 'sandbox' ? 'https://sandbox.example.com/api/' : 'https://pay.example.com/api/v2'}
+            label={address.label}
+            description={
+              editing ? (
+                <>
+                  {address.help}
+                  <br />
+                  Changing the address or environment forgets the stored merchant-token: enter it again afterwards, so it is never sent to an address it was not given for.
+                </>
+              ) : (
+                address.help
+              )
+            }
+            placeholder={address.example}
             required
             value={form.baseUrl ?? ''}
             onChange={(e) => set({ baseUrl: e.currentTarget.value })}
             error={action.fieldErrors.baseUrl}
           />
           <Group grow>
-            <TextInput label="merchant_id" required value={form.merchantId ?? ''} onChange={(e) => set({ merchantId: e.currentTarget.value })} error={action.fieldErrors.merchantId} />
-            <TextInput label="merchant_site_id" required value={form.merchantSiteId ?? ''} onChange={(e) => set({ merchantSiteId: e.currentTarget.value })} error={action.fieldErrors.merchantSiteId} />
+            <TextInput label="merchant_id" description="As your integration settings give it: no spaces." required value={form.merchantId ?? ''} onChange={(e) => set({ merchantId: e.currentTarget.value })} error={action.fieldErrors.merchantId} />
+            <TextInput label="merchant_site_id" description="As your integration settings give it: no spaces." required value={form.merchantSiteId ?? ''} onChange={(e) => set({ merchantSiteId: e.currentTarget.value })} error={action.fieldErrors.merchantSiteId} />
           </Group>
         </>
       )}
       <TextInput
         label="Notification public URL (optional)"
-        description="Where the gateway can reach this machine's listener, e.g. behind a reverse proxy. Leave empty for the local listener."
+        description={NOTIFICATION_URL_HELP[form.environment]}
         value={form.notificationPublicUrl ?? ''}
         onChange={(e) => set({ notificationPublicUrl: e.currentTarget.value })}
         error={action.fieldErrors.notificationPublicUrl}
@@ -115,11 +150,7 @@ function ProfileForm({ onClose, editing, focusPublicUrl = false }: ProfileFormPr
           {reach.warning} Set the public URL above to the address where the gateway reaches this machine&apos;s listener.
         </Alert>
       )}
-      {action.error && (
-        <Text c="red" size="sm" role="alert">
-          {action.error}
-        </Text>
-      )}
+      <FormError action={action} shown={FORM_FIELDS} mt={0} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Cancel

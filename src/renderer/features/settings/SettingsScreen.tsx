@@ -1,4 +1,4 @@
-import { Badge, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ThemeToggle } from '../../shell/ThemeToggle';
 import { useApp, useProfiles } from '../../stores/context';
@@ -11,6 +11,8 @@ import { SignInSection } from '../team/SignInSection';
 import { TeamSection } from '../team/TeamSection';
 import { TeamServerSection } from '../team/TeamServerSection';
 import { useAccess } from '../../stores/access';
+import { CUSTODY_WORDS } from '../../../shared/credential-custody';
+import { routeHash } from '../../shell/use-route';
 
 const MODE_LABELS = {
   web: 'Web mode (browser on 127.0.0.1)',
@@ -50,6 +52,12 @@ export function SettingsScreen({ params = {} }: { params?: Record<string, string
       {profile && can('settings:update-notification-retention') && <RetentionSection profile={profile} />}
       <Card withBorder>
         <Group justify="space-between">
+          <Text fw={500}>Notices</Text>
+          <Anchor href={routeHash('settings', { id: 'notices' })}>Where notices reach you, and when the watches tell</Anchor>
+        </Group>
+      </Card>
+      <Card withBorder>
+        <Group justify="space-between">
           <Text fw={500}>Theme</Text>
           <ThemeToggle />
         </Group>
@@ -81,7 +89,7 @@ export function SettingsScreen({ params = {} }: { params?: Record<string, string
               </Table.Td>
             </Table.Tr>
             <Table.Tr>
-              <Table.Th>Keychain</Table.Th>
+              <Table.Th>{CUSTODY_WORDS[info.keychain.custody].storeLabel}</Table.Th>
               <Table.Td>
                 <Badge color={KEYCHAIN_BADGE[info.keychain.state].color} data-testid="keychain-status" data-state={info.keychain.state}>
                   {KEYCHAIN_BADGE[info.keychain.state].label}

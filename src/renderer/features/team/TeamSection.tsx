@@ -8,6 +8,8 @@ import { TEAM_ROLES, type TeamRole, type TeamUser } from '../../../shared/contra
 import { ROLE_DUTIES, ROLE_LABELS } from '../../../shared/contract/roles';
 import { DateTime } from '../../components/DateTime';
 import { LoadError } from '../../components/LoadError';
+import { RowTable } from '../../components/RowTable';
+import { TableHead } from '../../components/TableHead';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi, useApp } from '../../stores/context';
@@ -49,56 +51,48 @@ export function TeamSection() {
       )}
       {users.error && <LoadError title="The team could not be read" message={users.error} onRetry={users.reload} />}
       {users.data && (
-        <Table data-testid="team-people">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Person</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Second factor</Table.Th>
-              <Table.Th>Last sign-in</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {users.data.users.map((user) => (
-              <Table.Tr key={user.id} data-username={user.username}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {user.displayName}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {user.username}
-                    {user.disabled ? ' · disabled' : ''}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Select
-                    aria-label={`Role of ${user.username}`}
-                    size="xs"
-                    data={TEAM_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                    value={user.role}
-                    allowDeselect={false}
-                    onChange={(role) => role && role !== user.role && void change(user.id, { role: role as TeamRole }, `${user.username} is now ${ROLE_LABELS[role as TeamRole]}.`)}
-                  />
-                </Table.Td>
-                <Table.Td>{user.totpEnabled ? <Badge color="teal">on</Badge> : <Badge color="gray">off</Badge>}</Table.Td>
-                <Table.Td>{user.lastLoginAt ? <DateTime iso={user.lastLoginAt} /> : 'never'}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    <Button size="compact-xs" variant="default" onClick={() => setResetting(user)}>
-                      New password
+        <RowTable
+          data-testid="team-people"
+          headings={['Person', 'Role', 'Second factor', 'Last sign-in', 'Actions']}
+          items={users.data.users}
+          row={(user) => (
+            <Table.Tr key={user.id} data-username={user.username}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {user.displayName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {user.username}
+                  {user.disabled ? ' · disabled' : ''}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Select
+                  aria-label={`Role of ${user.username}`}
+                  size="xs"
+                  data={TEAM_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                  value={user.role}
+                  allowDeselect={false}
+                  onChange={(role) => role && role !== user.role && void change(user.id, { role: role as TeamRole }, `${user.username} is now ${ROLE_LABELS[role as TeamRole]}.`)}
+                />
+              </Table.Td>
+              <Table.Td>{user.totpEnabled ? <Badge color="teal">on</Badge> : <Badge color="gray">off</Badge>}</Table.Td>
+              <Table.Td>{user.lastLoginAt ? <DateTime iso={user.lastLoginAt} /> : 'never'}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  <Button size="compact-xs" variant="default" onClick={() => setResetting(user)}>
+                    New password
+                  </Button>
+                  {user.id !== me?.id && (
+                    <Button size="compact-xs" variant="default" color={user.disabled ? undefined : 'red'} onClick={() => void change(user.id, { disabled: !user.disabled }, user.disabled ? `${user.username} may sign in again.` : `${user.username} is disabled and signed out.`)}>
+                      {user.disabled ? 'Enable' : 'Disable'}
                     </Button>
-                    {user.id !== me?.id && (
-                      <Button size="compact-xs" variant="default" color={user.disabled ? undefined : 'red'} onClick={() => void change(user.id, { disabled: !user.disabled }, user.disabled ? `${user.username} may sign in again.` : `${user.username} is disabled and signed out.`)}>
-                        {user.disabled ? 'Enable' : 'Disable'}
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        />
       )}
       <Title order={5} mt="md" mb="xs">
         Open sessions
@@ -123,15 +117,7 @@ export function SessionsTable({ sessions, onEnded }: { sessions: { id: string; u
         </Alert>
       )}
       <Table data-testid="team-sessions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Person</Table.Th>
-            <Table.Th>From</Table.Th>
-            <Table.Th>Signed in</Table.Th>
-            <Table.Th>Last seen</Table.Th>
-            <Table.Th>Action</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead columns={['Person', 'From', 'Signed in', 'Last seen', 'Action']} />
         <Table.Tbody>
           {sessions.map((session) => (
             <Table.Tr key={session.id} data-session={session.id}>

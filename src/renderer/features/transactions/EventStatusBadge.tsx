@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { HoverTooltip } from '../../components/HoverTooltip';
 import { eventSpec } from '../../../shared/spec/events';
+import { eventStatusLabel } from './status';
 import { StatusBadge } from './StatusBadge';
 import { TokenizationBadge } from './TokenizationBadge';
 
@@ -16,7 +17,7 @@ export function EventStatusBadge({ event, code, size = 'sm' }: { event: string |
   return (
     <HoverTooltip label={`Event ${event ?? '(none)'} is not one of the spec: whose status this is is not known.`} multiline w={280}>
       <Badge size={size} variant="outline" color="gray" data-status={code ?? ''} data-category="unknown_event">
-        {code ?? '—'} · unknown event
+        {eventStatusLabel(event, code)}
       </Badge>
     </HoverTooltip>
   );

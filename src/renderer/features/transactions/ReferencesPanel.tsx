@@ -1,5 +1,6 @@
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { CopyValue } from '../../components/CopyValue';
+import { Fact, FactsCard } from './FactsCard';
 import type { LoadedTransaction } from './use-transaction';
 
 interface Reference {
@@ -19,26 +20,18 @@ function referencesOf(data: LoadedTransaction, errorCode: string | null): Refere
 /** Every reference support may be asked for, each with a copy button (tickets quote them verbatim). */
 export function ReferencesPanel({ data, errorCode }: { data: LoadedTransaction; errorCode: string | null }) {
   return (
-    <Card withBorder padding="md">
-      <Title order={4} mb="sm">
-        References
-      </Title>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-        {referencesOf(data, errorCode).map(({ label, value }) => (
-          <Stack key={label} gap={0} data-testid={`ref-${label}`}>
-            <Text size="xs" c="dimmed">
-              {label}
+    <FactsCard title="References">
+      {referencesOf(data, errorCode).map(({ label, value }) => (
+        <Fact key={label} label={label} testId={`ref-${label}`}>
+          {value === null ? (
+            <Text size="sm" c="dimmed">
+              {label === 'error_code' ? 'none (no refused answer)' : 'not known yet'}
             </Text>
-            {value === null ? (
-              <Text size="sm" c="dimmed">
-                {label === 'error_code' ? 'none (no refused answer)' : 'not known yet'}
-              </Text>
-            ) : (
-              <CopyValue value={value} label={label} />
-            )}
-          </Stack>
-        ))}
-      </SimpleGrid>
-    </Card>
+          ) : (
+            <CopyValue value={value} label={label} />
+          )}
+        </Fact>
+      ))}
+    </FactsCard>
   );
 }

@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Code, Group, NumberInput, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionError } from '../../components/ActionError';
 import { Dialog } from '../../components/Dialog';
 import { DateTime } from '../../components/DateTime';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { CARD_LABELS } from '../../components/card-labels';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 import { PayoutReview } from '../payouts/PayoutReview';
+import { ReferenceReadNote } from './ReferenceReadNote';
 import type { LoadedTransaction } from './use-transaction';
 
 /** The fields a resume after a restart may ask for again (never stored), labelled by main's names. */
@@ -94,6 +96,7 @@ export function SettlePanel({ data, onSettled }: { data: LoadedTransaction; onSe
         <Text size="sm">
           Idempotency-Key <Code data-testid="settle-key">{key}</Code>
         </Text>
+        <ReferenceReadNote data={data} canResume />
         {attempt.settleNote && (
           <Text size="sm" c="dimmed" data-testid="settle-note">
             Last automatic try: {attempt.settleNote}
@@ -125,11 +128,7 @@ export function SettlePanel({ data, onSettled }: { data: LoadedTransaction; onSe
             {needs.length > 0 ? 'Resume with these details' : 'Resume under the same key'}
           </Button>
         </Group>
-        {action.error && (
-          <Alert color="red" role="alert">
-            {action.error}
-          </Alert>
-        )}
+        <ActionError error={action.error} />
         {result && (
           <Alert color={result.outcome === 'succeeded' ? 'teal' : result.outcome === 'rejected' ? 'red' : 'yellow'} data-testid="settle-result" data-outcome={result.outcome}>
             {result.message}

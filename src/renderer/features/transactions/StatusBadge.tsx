@@ -1,8 +1,8 @@
 import { Badge } from '@mantine/core';
 import { HoverTooltip } from '../../components/HoverTooltip';
 import type { TransactionSubject } from '../../../shared/contract';
-import { categoryLabels } from '../codes/category';
-import { categoryColor, describeStatus } from './status';
+import { categoryAndMeaning } from '../codes/category';
+import { categoryColor, describeStatus, statusBadgeLabel } from './status';
 
 interface StatusBadgeProps {
   subject: TransactionSubject;
@@ -19,7 +19,6 @@ interface StatusBadgeProps {
 export function StatusBadge({ subject, code, attemptState = null, size = 'sm' }: StatusBadgeProps) {
   const info = describeStatus(subject, code);
   if (info === null) {
-    const label = attemptState === 'unknown' ? 'outcome unknown' : attemptState === 'rejected' ? 'refused' : 'no answer yet';
     const hint =
       attemptState === 'unknown'
         ? 'The create call was sent but its answer is not known: read the status before any new attempt.'
@@ -29,16 +28,16 @@ export function StatusBadge({ subject, code, attemptState = null, size = 'sm' }:
     return (
       <HoverTooltip label={hint} multiline w={280}>
         <Badge size={size} variant="outline" color={attemptState === 'rejected' ? 'red' : 'gray'} data-status="none">
-          {label}
+          {statusBadgeLabel(subject, code, attemptState)}
         </Badge>
       </HoverTooltip>
     );
   }
   const category = info.known ? info.category : 'unknown';
   return (
-    <HoverTooltip label={`${categoryLabels[category]}: ${info.meaning}`} multiline w={300}>
+    <HoverTooltip label={categoryAndMeaning(category, info.meaning)} multiline w={300}>
       <Badge size={size} variant={info.known ? 'light' : 'outline'} color={categoryColor(info)} data-status={code} data-category={category}>
-        {code} · {info.known ? categoryLabels[category] : 'unknown'}
+        {statusBadgeLabel(subject, code)}
       </Badge>
     </HoverTooltip>
   );

@@ -1,5 +1,6 @@
-import { Badge, Button, Collapse, Group, Stack, Table, Text, Timeline } from '@mantine/core';
+import { Badge, Button, Collapse, Group, Stack, Text, Timeline } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
+import { HeadersTable } from '../../components/HeadersTable';
 import { useId, useState } from 'react';
 import type { TimelineEntry, TransactionSubject } from '../../../shared/contract';
 import { OutcomeBadge } from '../webhooks/OutcomeBadge';
@@ -81,31 +82,12 @@ function EntryBody({ entry }: { entry: TimelineEntry }) {
               <Stack gap="xs" py="xs">
                 {entry.request !== null && <RawJson label={bodyLabel} text={entry.request} />}
                 {entry.response !== null && <RawJson label="Response" text={entry.response} />}
-                {entry.headers !== null && entry.headers.length > 0 && <Headers headers={entry.headers} />}
+                {entry.headers !== null && entry.headers.length > 0 && <HeadersTable headers={entry.headers} nameWidth={220} withTableBorder fz="xs" aria-label="Headers" />}
               </Stack>
             )}
           </Collapse>
         </>
       )}
     </Stack>
-  );
-}
-
-function Headers({ headers }: { headers: readonly [string, string][] }) {
-  return (
-    <Table withTableBorder fz="xs" aria-label="Headers">
-      <Table.Tbody>
-        {headers.map(([name, value], i) => (
-          <Table.Tr key={`${name}-${i}`}>
-            <Table.Td ff="monospace" w={220}>
-              {name}
-            </Table.Td>
-            <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-              {value}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
   );
 }

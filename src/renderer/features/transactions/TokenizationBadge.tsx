@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { HoverTooltip } from '../../components/HoverTooltip';
 import { describePayinStatus } from '../../../shared/spec/codes';
+import { tokenizationLabel } from './status';
 
 /**
  * The status of a v2_tokenization_notification: the vaulting's result, not the pay-in's. A 200
@@ -12,7 +13,7 @@ export function TokenizationBadge({ code, size = 'sm' }: { code: string | null; 
   return (
     <HoverTooltip label={`The tokenization result (${meaning}), not the pay-in's: that comes with v2_payin_notification.`} multiline w={300}>
       <Badge size={size} variant="outline" color={vaulted ? 'teal' : 'red'} data-tokenization={code ?? ''}>
-        tokenization {code ?? '—'} · {vaulted ? 'card vaulted' : 'not vaulted'}
+        {tokenizationLabel(code)}
       </Badge>
     </HoverTooltip>
   );

@@ -4,11 +4,13 @@ import type { StatusReadView } from '../../../shared/contract';
 import { AttemptProgressPanel } from '../../components/AttemptProgressPanel';
 import { downloadText } from '../../components/download';
 import type { ProgressMatch } from '../../components/use-attempt-progress';
+import { requestLandingFocus, useLandingFocus } from '../../components/focus-landing';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../stores/context';
 import { listHash } from './back-link';
 import { lastErrorCode } from './facts';
 import { PaymentPanel } from './PaymentPanel';
+import { ReferenceReadNote, referenceReadRefusal } from './ReferenceReadNote';
 import { ReferencesPanel } from './ReferencesPanel';
 import { SettlePanel } from './SettlePanel';
 import { StatusPanel } from './StatusPanel';
@@ -33,9 +35,11 @@ export interface TransactionDetailProps {
 export function TransactionDetail({ subject, id }: TransactionDetailProps) {
   const { can } = useAccess();
   const { state, reload } = useTransaction(subject, id);
+  // Opened from a search result or a list's row: the focus lands on this heading once it is shown.
+  const heading = useLandingFocus<HTMLHeadingElement>(state.status === 'ready');
   const noun = subjectNoun(subject);
   const back = (
-    <Anchor href={listHash(subject)} size="sm">
+    <Anchor href={listHash(subject)} size="sm" onClick={requestLandingFocus}>
       ← All {subject === 'payin' ? 'pay-ins' : 'payouts'}
     </Anchor>
   );
@@ -78,7 +82,7 @@ export function TransactionDetail({ subject, id }: TransactionDetailProps) {
       {back}
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={2}>
+          <Title order={2} ref={heading} tabIndex={-1}>
             {subject === 'payin' ? 'Pay-in' : 'Payout'} <Text span ff="monospace" inherit>{data.subject === 'payin' ? data.view.requestId : data.view.merchantReference}</Text>
           </Title>
           <Group gap="xs">
@@ -94,7 +98,7 @@ export function TransactionDetail({ subject, id }: TransactionDetailProps) {
       </Group>
       <AttemptProgressPanel match={sendingNow(data)} />
       <PolledStatusNote data={data} />
-      {canSettle && <SettlePanel data={data} onSettled={reload} />}
+      {canSettle ? <SettlePanel data={data} onSettled={reload} /> : <ReferenceReadNote data={data} canResume={false} />}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <StatusPanel subject={subject} view={data.view} />
         <PaymentPanel data={data} />
@@ -123,6 +127,8 @@ function PolledStatusNote({ data }: { data: LoadedTransaction }) {
   if (link === null) return null;
   const reads = data.entries.filter((e) => e.kind === 'status_read').length;
   const noun = subjectNoun(data.subject);
+  // Its gateway cannot read it without its payout_id (said below): read once it has one.
+  const waitsForItsId = referenceReadRefusal(data) !== null;
   return (
     <Alert color="orange" title="Notifications cannot arrive for this transaction" data-testid="polled-status">
       <Text size="sm">
@@ -130,7 +136,9 @@ function PolledStatusNote({ data }: { data: LoadedTransaction }) {
         come.{' '}
         {data.view.final
           ? `Paydesk read its status from the gateway instead (${reads} status ${reads === 1 ? 'read' : 'reads'}): it is final.`
-          : `Paydesk reads its status from the gateway instead — after 5 s, then with pauses doubling up to 10 minutes, for a day, within the rate limit — until it is final: ${reads} status ${reads === 1 ? 'read' : 'reads'} so far.`}
+          : waitsForItsId
+            ? `Paydesk reads its status from the gateway instead once it has its payout_id: ${reads} status ${reads === 1 ? 'read' : 'reads'} so far.`
+            : `Paydesk reads its status from the gateway instead — after 5 s, then with pauses doubling up to 10 minutes, for a day, within the rate limit — until it is final: ${reads} status ${reads === 1 ? 'read' : 'reads'} so far.`}
       </Text>
     </Alert>
   );
@@ -170,12 +178,16 @@ function DetailActions({ data, onRead }: { data: LoadedTransaction; onRead: () =
     if (pack) downloadText(pack.filename, pack.json, 'application/json');
   };
 
+  // A payout without its payout_id whose gateway cannot read by merchantReference: nothing to re-read it by (the page says so).
+  const readable = referenceReadRefusal(data) === null;
   return (
     <Stack gap={4} align="flex-end">
       <Group gap="xs">
-        <Button onClick={() => void reRead()} loading={reading.busy}>
-          Re-read status
-        </Button>
+        {readable && (
+          <Button onClick={() => void reRead()} loading={reading.busy}>
+            Re-read status
+          </Button>
+        )}
         {can('evidence:export') && (
           <Button variant="default" onClick={() => void exportEvidence()} loading={exporting.busy}>
             Export evidence pack

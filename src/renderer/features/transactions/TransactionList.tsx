@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { PayinView, PayoutView, SavedViewFilters } from '../../../shared/contract';
-import { downloadText } from '../../components/download';
+import { saveCsvExport } from '../../components/download';
 import { KeysetTable } from '../../components/KeysetTable';
+import { TWO_LINE_ROW_HEIGHT } from '../../components/VirtualTable';
 import { useAction } from '../../components/use-action';
 import type { KeysetListStore } from '../../stores/keyset-list';
 import { queryKey } from '../../stores/keyset-list';
@@ -17,6 +17,7 @@ import { filtersFromParams, filtersFromQuery, filtersToParams, filtersToQuery, h
 import { SavedViewsControl } from './SavedViewsControl';
 import { TransactionFilterBar } from './TransactionFilterBar';
 import { useAccess } from '../../stores/access';
+import { requestLandingFocus, useLandingFocus } from '../../components/focus-landing';
 
 interface Props<Row extends PayinView | PayoutView> {
   domain: TransactionListDomain<Row>;
@@ -47,17 +48,20 @@ export function TransactionList<Row extends PayinView | PayoutView>({ domain, st
   // Stable callbacks: the filter bar and saved views are memoised and must not re-render with every page.
   const setFilters = useCallback((next: TransactionFilters) => navigate(screen, { params: filtersToParams(next) }), [screen]);
   const applySaved = useCallback((saved: SavedViewFilters) => setFilters(filtersFromQuery(saved)), [setFilters]);
-  const open = useCallback((row: Row) => navigate(screen, { id: row.id }), [screen]);
+  const open = useCallback(
+    (row: Row) => {
+      requestLandingFocus();
+      navigate(screen, { id: row.id });
+    },
+    [screen],
+  );
+  const heading = useLandingFocus<HTMLHeadingElement>();
   const rowKey = useCallback((row: Row) => String(row.id), []);
 
   const exportRows = async () => {
     const file = await exporting.run(() => exportCsv(api, query));
     if (!file) return;
-    downloadText(file.filename, file.csv, 'text/csv');
-    notifications.show({
-      color: file.truncated ? 'yellow' : 'teal',
-      message: file.truncated ? `Exported the first ${file.rows.toLocaleString()} rows only (the export's limit): narrow the filters for the rest.` : `Exported ${file.rows.toLocaleString()} ${noun.many}.`,
-    });
+    saveCsvExport(file, 'Narrow the filters to export the rest.', noun);
   };
 
   const filtered = hasAnyFilter(filters);
@@ -65,9 +69,13 @@ export function TransactionList<Row extends PayinView | PayoutView>({ domain, st
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end">
         <Group gap="sm" align="baseline">
-          {domain.titled && <Title order={2}>{domain.label}</Title>}
+          {domain.titled && (
+            <Title order={2} ref={heading} tabIndex={-1}>
+              {domain.label}
+            </Title>
+          )}
           <Text c="dimmed" data-testid={`${screen}-total`} aria-live="polite" title={countError ?? undefined}>
-            {total !== null ? `${groupDigits(total)} ${total === 1 ? noun.one : noun.many}${filtered ? ' match' : ''}` : counting ? 'Counting…' : countError ? 'Not counted' : ''}
+            {total !== null ? `${groupDigits(total)} ${total === 1 ? noun.one : noun.many}${filtered ? (total === 1 ? ' matches' : ' match') : ''}` : counting ? 'Counting…' : countError ? 'Not counted' : ''}
           </Text>
           {arrived > 0 && (
             <Badge variant="light" color="teal" data-testid={`${screen}-arrived`}>
@@ -101,6 +109,7 @@ export function TransactionList<Row extends PayinView | PayoutView>({ domain, st
         onOpen={open}
         errorTitle={`The ${noun.many} could not be loaded`}
         height={domain.tableHeight}
+        rowHeight={TWO_LINE_ROW_HEIGHT}
         empty={<Text c="dimmed">{filtered ? `No ${noun.one} matches these filters.` : domain.emptyText}</Text>}
       />
     </Stack>

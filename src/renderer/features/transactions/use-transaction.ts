@@ -1,14 +1,17 @@
 // One transaction (pay-in or payout) with its timeline, kept fresh: any push about it (its row
 // changed, a notification for it arrived) reloads it, so the detail never needs a manual refresh.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ContradictingClaim, PayinView, PayoutView, TimelineEntry, TransactionSubject } from '../../../shared/contract';
+import type { ContradictingClaim, InvokeOutput, PayinView, PayoutView, TimelineEntry, TransactionSubject } from '../../../shared/contract';
 import { ContractError, type ApiClient } from '../../api/client';
 import { useApi } from '../../stores/context';
 import { errorMessage } from '../../../shared/error-message';
 
+/** When a payout's gateway said it cannot read payouts by merchantReference, and what it answered. */
+export type ReferenceReadRefusal = InvokeOutput<'payouts:timeline'>['referenceReadRefused'];
+
 export type LoadedTransaction =
   | { subject: 'payin'; view: PayinView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] }
-  | { subject: 'payout'; view: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[] };
+  | { subject: 'payout'; view: PayoutView; entries: TimelineEntry[]; contradictions: ContradictingClaim[]; referenceReadRefused: ReferenceReadRefusal };
 
 export type TransactionState =
   | { status: 'loading' }
@@ -21,8 +24,8 @@ async function fetchTransaction(api: ApiClient, subject: TransactionSubject, id:
     const { payin, entries, contradictions } = await api.invoke('payins:timeline', { id });
     return { subject, view: payin, entries, contradictions };
   }
-  const { payout, entries, contradictions } = await api.invoke('payouts:timeline', { id });
-  return { subject, view: payout, entries, contradictions };
+  const { payout, entries, contradictions, referenceReadRefused } = await api.invoke('payouts:timeline', { id });
+  return { subject, view: payout, entries, contradictions, referenceReadRefused };
 }
 
 export function useTransaction(subject: TransactionSubject, id: number): { state: TransactionState; reload: () => void } {

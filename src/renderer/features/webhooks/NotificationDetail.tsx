@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Dialog } from '../../components/Dialog';
 import { DateTime } from '../../components/DateTime';
+import { HeadersTable } from '../../components/HeadersTable';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { InvokeOutput, NotificationView } from '../../../shared/contract';
@@ -14,6 +15,7 @@ import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { OutcomeBadge } from './OutcomeBadge';
 import { RoleNote } from '../../components/RoleNote';
 import { useAccess } from '../../stores/access';
+import { useLandingFocus } from '../../components/focus-landing';
 
 type Replayed = InvokeOutput<'notifications:replay'>;
 
@@ -99,12 +101,16 @@ function ReplayButton({ notification }: { notification: NotificationView }) {
 export function NotificationDetail({ notification }: { notification: NotificationView }) {
   // The body fields that named its transaction; an unknown event names none of the spec's.
   const references = eventSpec(notification.event)?.references ?? { gatewayId: 'transaction id', merchantReference: 'reference' };
+  // Opened from a search result or an exception: the focus lands here.
+  const heading = useLandingFocus<HTMLHeadingElement>();
   return (
     <Card withBorder data-testid="notification-detail" data-notification-id={notification.id}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Group gap="xs">
-            <Title order={4}>Notification #{notification.id}</Title>
+            <Title order={4} ref={heading} tabIndex={-1}>
+              Notification #{notification.id}
+            </Title>
             <OutcomeBadge outcome={notification.outcome} size="md" />
           </Group>
           <ReplayButton key={notification.id} notification={notification} />
@@ -166,20 +172,7 @@ function RawMaterial({ notification }: { notification: NotificationView }) {
         <Text fw={600} size="sm" mb={4}>
           Headers
         </Text>
-        <Table striped verticalSpacing={2} fz="xs" data-testid="notification-headers">
-          <Table.Tbody>
-            {notification.headers.map(([name, value], index) => (
-              <Table.Tr key={`${name}-${index}`}>
-                <Table.Td ff="monospace" w={200}>
-                  {name}
-                </Table.Td>
-                <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                  {value}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <HeadersTable headers={notification.headers} nameWidth={200} striped verticalSpacing={2} fz="xs" data-testid="notification-headers" />
       </div>
     </>
   );

@@ -9,35 +9,46 @@ import { eventLabel, NOTIFICATION_EVENTS } from '../../../shared/spec/events';
 import { codeOptions, useDebouncedSearch, withChosen } from '../../components/filter-inputs';
 import { KeysetTable } from '../../components/KeysetTable';
 import { ProfileFilter } from '../../components/ProfileFilter';
-import type { Column } from '../../components/VirtualTable';
+import { type Column, TWO_LINE_ROW_HEIGHT } from '../../components/VirtualTable';
 import { PAYIN_STATUS_CATALOGUE, PAYOUT_STATUS_CATALOGUE } from '../../../shared/spec/codes';
 import { navigate } from '../../shell/use-route';
 import { useApi, useStores } from '../../stores/context';
 import { useActiveProfile } from '../playground/use-active-profile';
 import { EventStatusBadge } from '../transactions/EventStatusBadge';
 import { groupDigits } from '../transactions/format';
+import { CellLines } from '../../components/CellLines';
 import { CopyValue } from '../../components/CopyValue';
-import { DateTime } from '../../components/DateTime';
+import { DATE_TIME_COLUMN_WIDTH, DateTime } from '../../components/DateTime';
 import { NotificationDetail } from './NotificationDetail';
 import { ALL_NOTIFICATIONS, isFiltered, type NotificationQuery } from './notifications-store';
-import { OUTCOMES, OutcomeBadge } from './OutcomeBadge';
+import { OutcomeBadge } from './OutcomeBadge';
+import { OUTCOMES } from './outcomes';
 
-// Narrow enough to sit beside the detail panel on a laptop screen; the id is in the detail's title.
+// Two lines a row, narrow enough to sit beside the detail panel on a laptop screen (some 570 px
+// at 1280) with every value whole but a long reference: the time over the listener's answer, the
+// reference over the event, the status over the outcome. The id is in the detail's title.
 const columns: Column<NotificationSummary>[] = [
-  { key: 'received', header: 'Received', width: 180, render: (n) => <DateTime iso={n.receivedAt} /> },
-  { key: 'event', header: 'Event', width: 96, render: (n) => (n.event ? eventLabel(n.event) : <Text span c="dimmed" size="sm">unreadable</Text>) },
+  { key: 'received', header: 'Received / answered', width: DATE_TIME_COLUMN_WIDTH, render: (n) => <CellLines first={<DateTime iso={n.receivedAt} />} second={`HTTP ${n.answerStatus}`} /> },
   {
     key: 'reference',
-    header: 'Reference',
-    width: 'minmax(100px, 1fr)',
+    header: 'Reference / event',
+    width: 'minmax(150px, 1fr)',
     render: (n) => {
       const reference = n.transactionRef ?? n.requestRef;
-      return reference === null ? '—' : <CopyValue value={reference} label={n.transactionRef !== null ? 'transaction id' : 'reference'} truncate />;
+      return (
+        <CellLines
+          first={reference === null ? '—' : <CopyValue value={reference} label={n.transactionRef !== null ? 'transaction id' : 'reference'} truncate />}
+          second={n.event ? eventLabel(n.event) : 'unreadable'}
+        />
+      );
     },
   },
-  { key: 'status', header: 'Status', width: 116, render: (n) => (n.statusCode === null ? '—' : <EventStatusBadge event={n.event} code={n.statusCode} size="xs" />) },
-  { key: 'answer', header: 'HTTP', width: 52, render: (n) => n.answerStatus, align: 'right' },
-  { key: 'outcome', header: 'Outcome', width: 96, render: (n) => <OutcomeBadge outcome={n.outcome} size="xs" /> },
+  {
+    key: 'status',
+    header: 'Status / outcome',
+    width: 232,
+    render: (n) => <CellLines first={n.statusCode === null ? '—' : <EventStatusBadge event={n.event} code={n.statusCode} size="xs" />} second={<OutcomeBadge outcome={n.outcome} size="xs" />} />,
+  },
 ];
 
 type Detail = { id: number; version: string; view: NotificationView | null } | { id: number; version: string; error: string };
@@ -183,6 +194,7 @@ export function WebhooksScreen({ id }: { id: string | null }) {
             onOpen={open}
             errorTitle="The notifications could not be loaded"
             height="calc(100vh - 360px)"
+            rowHeight={TWO_LINE_ROW_HEIGHT}
             empty={
               <Text c="dimmed" size="sm">
                 {filtered

@@ -1,4 +1,5 @@
 import type { PostgresMigration } from './index';
+import { keysetPageIndexes } from '../keyset-indexes';
 
 // The ledger as SQLite migrations 0001-0013 leave it, in one step: PostgreSQL ledgers start here.
 // Same tables, columns, checks and indexes; the differences are the engine's:
@@ -95,13 +96,7 @@ CREATE TABLE ${table} (
 CREATE UNIQUE INDEX ${table}_reference ON ${table} (${reference}, profile_id);
 CREATE UNIQUE INDEX ${table}_gateway_id ON ${table} (${gatewayId}, profile_id);
 CREATE INDEX ${table}_email ON ${table} (email, created_at, id);
-CREATE INDEX ${table}_created ON ${table} (created_at, id);
-CREATE INDEX ${table}_profile_created ON ${table} (profile_id, created_at, id);
-CREATE INDEX ${table}_status_created ON ${table} (status_code, created_at, id);
-CREATE INDEX ${table}_status_method_created ON ${table} (status_code, method, created_at, id);
-CREATE INDEX ${table}_category_created ON ${table} (status_category, created_at, id);
-CREATE INDEX ${table}_method_created ON ${table} (method, created_at, id);
-CREATE INDEX ${table}_currency_created ON ${table} (currency, created_at, id);
+${keysetPageIndexes(table)}
 CREATE INDEX ${table}_mismatch ON ${table} (created_at, id) WHERE mismatch = 1;
 CREATE INDEX ${table}_open ON ${table} (created_at, id) WHERE final = 0;
 CREATE INDEX ${table}_claim_unverified ON ${table} (created_at, id) WHERE claim_state = 'unverified';
