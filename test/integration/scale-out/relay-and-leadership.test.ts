@@ -45,7 +45,7 @@ interface Shown {
   at: number;
 }
 
-async function instance(db: TestDatabase, origin: string, now = () => new Date()) {
+async function instance(db: TestDatabase, origin: string, now = () => new Date(), options: { insertAnswerDelayMs?: number } = {}) {
   const ledger = await ledgerOn(db, now);
   const services = new EventBus();
   const screens = new EventBus();
@@ -59,6 +59,13 @@ async function instance(db: TestDatabase, origin: string, now = () => new Date()
   store.read = async (ids) => {
     read.push(...ids);
     return readIds(ids);
+  };
+  const writeRows = store.write.bind(store);
+  store.write = async (pushes) => {
+    const ids = await writeRows(pushes);
+    // The insert's answer can come after its NOTIFYs (which the listening connection gets on commit).
+    if (options.insertAnswerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.insertAnswerDelayMs));
+    return ids;
   };
   const relay = new PushRelay({ store, from: services, to: screens, sessionsEnded: (ids) => ended.push(ids), now, log: silentLogger, pruneEveryMs: 100 });
   await relay.start();
@@ -97,6 +104,18 @@ describe.skipIf(testEngine !== 'postgres')('several instances on one PostgreSQL 
     await waitFor(async () => a.ended, (ended) => ended.length === 1, 'the ended session on A', 5_000);
     expect(a.ended).toEqual([['session-1']]);
     expect(b.ended).toEqual([]);
+  });
+
+  it('does not read back its own pushes when their NOTIFYs come before the insert\'s answer', async () => {
+    const db = await database();
+    const a = await instance(db, 'instance-a');
+    const b = await instance(db, 'instance-b', undefined, { insertAnswerDelayMs: 300 });
+    b.services.publish(CHANGED, { theme: 'dark' } as never);
+    b.services.publish(CHANGED, { theme: 'light' } as never);
+    await waitFor(async () => a.shown.length, (n) => n === 2, 'B\'s pushes on A', 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(b.read).toEqual([]);
+    expect(b.shown.map((s) => s.payload)).toEqual([{ theme: 'dark' }, { theme: 'light' }]);
   });
 
   it('prunes relay rows older than a minute', async () => {

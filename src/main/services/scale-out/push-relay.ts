@@ -48,18 +48,17 @@ export class PushRelay {
   private newest = 0;
   private readonly shown = new Set<number>();
   private listenedBefore = false;
-  private readonly unsubscribe: () => void;
+  private unsubscribe: () => void = () => {};
   private pruneTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly deps: PushRelayDeps) {
-    this.unsubscribe = deps.from.subscribe((channel, payload, audience) => {
-      deps.to.publish(channel, payload, audience);
-      this.send(channel, JSON.stringify(payload), audience ? JSON.stringify(audience) : null);
-    });
-  }
+  constructor(private readonly deps: PushRelayDeps) {}
 
   async start(): Promise<void> {
+    this.unsubscribe = this.deps.from.subscribe((channel, payload, audience) => {
+      this.deps.to.publish(channel, payload, audience);
+      this.send(channel, JSON.stringify(payload), audience ? JSON.stringify(audience) : null);
+    });
     this.newest = await this.deps.store.newestId();
     await this.deps.store.listen(
       {
@@ -124,6 +123,9 @@ export class PushRelay {
   private async readQueued(): Promise<void> {
     await nextTurn();
     while (this.incoming.length > 0 && !this.closed) {
+      // This instance's own writes in flight are remembered first: their NOTIFYs can come here
+      // before the insert's answer does.
+      await this.writing;
       const announced = this.incoming;
       this.incoming = [];
       for (const id of announced) this.newest = Math.max(this.newest, id);
