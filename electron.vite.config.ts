@@ -33,7 +33,11 @@ export default defineConfig({
           index: path.resolve('src/main/index.ts'),
           web: path.resolve('src/main/web/main.ts'),
           server: path.resolve('src/main/server/main.ts'),
+          // The statements file reader's worker thread (services/statements/reader-thread.ts), started
+          // from the bundle's own folder: every chunk is written there too.
+          'statements-reader': path.resolve('src/main/services/statements/reader-worker.ts'),
         },
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
