@@ -165,5 +165,7 @@ describe('notices in the browser on a team server', () => {
       const focused = await wcagViolations(alice, choices);
       expect(focused.map((violation) => violation.id), `${theme}, focused: ${describeViolations(focused)}`).toEqual([]);
     }
-  });
+    // ~37 s alone on an idle machine (four browsers, a 4.5 s quiet wait, the audit in both themes at
+    // rest, hovered and focused); beside the other e2e files in CI it once passed 60 s.
+  }, 150_000);
 });
