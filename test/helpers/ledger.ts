@@ -112,6 +112,15 @@ if (testEngine === 'postgres') {
 }
 
 /**
+ * An upgrade test's versions on this run's engine: the migration it checks (`added`, as numbered
+ * on each engine) and the version just before it (`before`), which the test's "before" ledger is at.
+ */
+export function upgradeVersions(added: Record<EngineKind, number>): { added: number; before: number } {
+  const version = added[testEngine];
+  return { added: version, before: Math.max(...(testEngine === 'sqlite' ? sqliteMigrations : postgresMigrations).map((m) => m.version).filter((v) => v < version)) };
+}
+
+/**
  * A ledger of this run's engine at an older schema version (an upgrade test's starting point): its
  * address, to open it again with every migration, and the ledger itself. `cleanups` gets what
  * removes it (the database dropped, the directory deleted).

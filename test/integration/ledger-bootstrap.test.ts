@@ -6,19 +6,17 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LedgerVersionError, openLedger, openSqliteFile, schemaVersion } from '../../src/main/ledger/connection';
 import { migrations, postgresMigrations, type Declared, type Migration } from '../../src/main/ledger/migrations/index';
 import { openReader, testEngine } from '../helpers/ledger';
 import { waitFor } from '../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
+import { cleanupsAfterEach } from '../helpers/cleanups';
 
 const ROOT = path.resolve(__dirname, '../..');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function ledgerPath(): string {
   const { dir, cleanup } = tempDir();

@@ -2,16 +2,14 @@
 // SQLite's migration 0021 from a version-20 ledger, PostgreSQL's 0009 from a version-8 database.
 // Every row is kept; the events from before name no instance (their history reads as before); an
 // event recorded after it names the instance and the one that ran the batch before.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const VERSIONS = testEngine === 'sqlite' ? { before: 20, added: 21 } : { before: 8, added: 9 };
 

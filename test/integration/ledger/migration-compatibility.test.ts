@@ -7,16 +7,14 @@
 //     server (PostgreSQL) opens it and runs on it; a newer step not declared compatible is refused,
 //     naming it.
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LedgerVersionError, openLedger, schemaVersion, type LedgerAddress } from '../../../src/main/ledger/connection';
 import { engineMigrations, migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { freshLedger, openReader, stepsWithNext, testEngine } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const mine = testEngine === 'sqlite' ? migrations : postgresMigrations;
 const newest = mine.at(-1)!.version;

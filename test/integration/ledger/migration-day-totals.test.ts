@@ -4,18 +4,16 @@
 // rows written before it, grouped and added here one by one, to the last decimal and day boundary;
 // and SQLite reads them from the new index alone, already grouped: no temporary B-tree sorts the
 // rows, with or without a range or a profile.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import type { TotalsRange } from '../../../src/main/ledger/repositories/totals';
 import { sumAmounts } from '../../../src/shared/money';
 import { ledgerAtVersion, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const RANGES: TotalsRange[] = [{}, { from: '2025-03-02' }, { to: '2025-03-02' }, { from: '2025-03-02', to: '2025-03-03' }];
 

@@ -3,18 +3,16 @@
 // database. Every row the old ledger held is kept, the new table starts empty, and the upgraded
 // ledger copies and is copied into as a new one does: a copy goes into an empty upgraded ledger
 // and is recorded there, and one holding other data is refused untouched.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion, type Ledger, type LedgerAddress } from '../../../src/main/ledger/connection';
 import { copyLedger } from '../../../src/main/ledger/copy/copy';
 import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** This run's engine: the version before ledger_copies, and the version that adds it. */
 const VERSIONS = testEngine === 'sqlite' ? { before: 13, added: migrations.at(-1)?.version } : { before: 1, added: postgresMigrations.at(-1)?.version };

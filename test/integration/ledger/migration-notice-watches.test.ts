@@ -2,20 +2,16 @@
 // 0025 and PostgreSQL's 0013 (the same expectations for both). Every row stays; the addresses of the
 // sign-ins already in the audit log are taken over per person (so the upgrade tells nothing new of
 // them); no decline rate is told high yet; the decline rate's index is there.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
-import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 25 : 13;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 25, postgres: 13 });
 
 describe(`the notice watches as an upgrade from version ${BEFORE} (${testEngine})`, () => {
   it('keeps every row, takes over the sign-in addresses of the audit log, and adds the decline rates and their index', async () => {

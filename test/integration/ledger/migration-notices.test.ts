@@ -1,20 +1,16 @@
 // Notices as an upgrade from the version before, on each engine: SQLite's 0023 and PostgreSQL's
 // 0011 (the same expectations for both: the two migrations agree). Every row the ledger held stays;
 // the notices tables are there, empty, with the same columns on both engines, and takes a notice.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
-import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 23 : 11;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 23, postgres: 11 });
 
 const TABLES: Record<string, string[]> = {
   notices: ['body', 'created_at', 'id', 'kind', 'link', 'read_at', 'recipient', 'subject', 'title'],

@@ -4,17 +4,15 @@
 // facts), the very text beneficiaryKey gives a new payout, so an earlier payout is found as a
 // possible duplicate whichever version recorded it; a stored request that is not JSON gives no
 // key and no failed upgrade. Every row is kept; batches leave out no row until told.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { beneficiaryKey } from '../../../src/shared/payout-destination';
 import { ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const VERSIONS = testEngine === 'sqlite' ? { before: 18, added: 19 } : { before: 5, added: 6 };
 

@@ -4,10 +4,8 @@
 // the first profile of each name keeps it (the emulator's own first), each later one gets a suffix,
 // the emulator's name goes back to the emulator; every other row is kept, each rename is audited
 // once at the next start, and the ledger refuses a repeated name from then on.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
-import { migrations } from '../../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { ProfileNameTakenError } from '../../../src/main/ledger/repositories/profiles';
 import type { CredentialService } from '../../../src/main/services/credential-service';
@@ -15,16 +13,13 @@ import type { EventBus } from '../../../src/main/services/event-bus';
 import type { LocalGateway } from '../../../src/main/services/local-gateway';
 import { ProfileService } from '../../../src/main/services/profile-service';
 import { LEDGER_TABLES } from '../../../src/main/ledger/copy/copy';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 20 : 7;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 20, postgres: 7 });
 
 /** Profiles as the version before held them, oldest first: [environment, name]. */
 const OLD: [string, string][] = [

@@ -3,16 +3,14 @@
 // is kept; a send in flight and a running batch from before the upgrade name no instance, so the
 // first start after it takes them back (nothing could be running them); and on the upgraded
 // ledger an instance's claims are its own: recovery with it alive leaves them, with it dead takes them.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const VERSIONS = testEngine === 'sqlite' ? { before: 16, added: 17 } : { before: 4, added: 5 };
 

@@ -2,21 +2,17 @@
 // and PostgreSQL's 0014 (the same expectations for both). Every row the ledger held stays; lines an
 // import staged before the upgrade (without an occurrence) commit with their occurrence counted,
 // as do lines staged after it whose key may repeat; a line staged with its first occurrence keeps it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
-import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import type { StagedSettlementLine } from '../../../src/main/ledger/repositories/settlement-lines';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 26 : 14;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 26, postgres: 14 });
 
 const line = (n: number, payinId: string): StagedSettlementLine => ({
   line: n,

@@ -2,21 +2,16 @@
 // 0010 (the same expectations for both: the two migrations agree). Every row the ledger held stays;
 // the new tables are there, empty, with the same columns on both engines (ledger:copy needs them
 // alike); a line's natural key is unique per profile.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
-import { migrations } from '../../../src/main/ledger/migrations/index';
-import { postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 22 : 10;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 22, postgres: 10 });
 
 /** The new tables and their columns, alike on both engines. */
 const TABLES: Record<string, string[]> = {

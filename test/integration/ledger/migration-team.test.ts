@@ -3,18 +3,16 @@
 // approvals' (SQLite 0016 from 15, PostgreSQL 0004 from 3). Every row the old ledger held is kept,
 // the new tables start empty, and what they hold is written and read on the upgraded ledger as on
 // a new one.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../../src/main/ledger/connection';
 import { LEDGER_TABLES } from '../../../src/main/ledger/copy/copy';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger } from '../../helpers/ledger';
 import { approvalMove } from '../../../src/main/services/approvals/approval-states';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const TEAM_TABLES = ['team_users', 'team_sessions', 'team_login_failures', 'server_secrets'];
 const VERSIONS = testEngine === 'sqlite' ? { before: 14, added: 15 } : { before: 2, added: 3 };

@@ -2,21 +2,17 @@
 // PostgreSQL's 0012 (the same expectations for both: the two migrations agree). Every row stays;
 // the two indexes are there with the same columns on both engines, and the watches' questions
 // ("told already?", "the profile's newest notification?") are answered from them.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
 import type { Ledger } from '../../../src/main/ledger/connection';
-import { migrations, postgresMigrations } from '../../../src/main/ledger/migrations/index';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
-const ADDED = testEngine === 'sqlite' ? 24 : 12;
-const BEFORE = Math.max(...(testEngine === 'sqlite' ? migrations : postgresMigrations).map((m) => m.version).filter((v) => v < ADDED));
+const { added: ADDED, before: BEFORE } = upgradeVersions({ sqlite: 24, postgres: 12 });
 
 const INDEXES = { notices_told: ['kind', 'subject', 'created_at'], notifications_profile_received: ['profile_id', 'received_at'] };
 

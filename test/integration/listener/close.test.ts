@@ -3,18 +3,16 @@
 // the next start, which may be days away or never come (a desk uninstalled, an instance retired).
 import http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../../src/main/core';
 import { ProfilesRepository } from '../../../src/main/ledger/repositories/profiles';
 import { testCoreOptions } from '../../helpers/app-core';
 import { payinNotification } from '../../helpers/http';
 import { openReader, testEngine } from '../../helpers/ledger';
 import { tempDir } from '../../helpers/temp-dir';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 describe(`closing with a notification in flight (${testEngine})`, () => {
   it('stores, answers and applies it before the ledger closes', async () => {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresEngine } from '../../../src/main/ledger/engine/postgres';
 import { ProfilesRepository } from '../../../src/main/ledger/repositories/profiles';
 import { payinNotification, post } from '../../helpers/http';
@@ -11,11 +11,9 @@ import { freshLedger, openReader, type TestLedger } from '../../helpers/ledger';
 import { listenerFixture, type ListenerFixture } from '../../helpers/listener';
 import { until } from '../../helpers/poll';
 import { endSessions, setDatabaseDefault } from './database-settings';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function fixture(): Promise<ListenerFixture> {
   const fx = await listenerFixture();

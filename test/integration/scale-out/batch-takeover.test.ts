@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src/main/core';
 import { openLedger } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
@@ -18,11 +18,9 @@ import { contractCall, testCoreOptions } from '../../helpers/app-core';
 import { testEngine } from '../../helpers/ledger';
 import { waitFor } from '../../helpers/poll';
 import { tempDir } from '../../helpers/temp-dir';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 describe.skipIf(testEngine !== 'postgres')('a batch taken over from a dead instance (PostgreSQL)', () => {
   it("names in its history the instance that took it over, when, and the one that had stopped", async () => {

@@ -10,7 +10,7 @@
 //   - a new leader takes over a dead one at once, and forgets it only once;
 //   - a lock is taken again after its connection is back.
 // PostgreSQL only: a SQLite ledger is one desk's, and it has no other instances.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCluster, presenceKey, type Cluster } from '../../../src/main/ledger/cluster';
 import { openLedger, type Ledger } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
@@ -20,11 +20,9 @@ import { silentLogger } from '../../helpers/app-core';
 import { ManualClock, testEngine } from '../../helpers/ledger';
 import { waitFor } from '../../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../../helpers/test-database';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const TIMINGS = { heartbeatMs: 1_000, deadAfterMs: 6_000 };
 

@@ -8,7 +8,7 @@
 //     died) another leads within the retry; an exclusive run (a sweep) happens in one instance at a
 //     time, and in no other until it ends.
 // PostgreSQL only: a SQLite ledger is one desk's.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCluster, type Cluster } from '../../../src/main/ledger/cluster';
 import { openLedger, type Ledger } from '../../../src/main/ledger/connection';
 import { PushRelayStore } from '../../../src/main/ledger/push-relay-store';
@@ -20,11 +20,9 @@ import { silentLogger } from '../../helpers/app-core';
 import { testEngine } from '../../helpers/ledger';
 import { waitFor } from '../../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../../helpers/test-database';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function database(): Promise<TestDatabase> {
   const db = await createTestDatabase();

@@ -12,7 +12,7 @@
 // Either way every payout reaches the gateway exactly once and every item is sent.
 // PostgreSQL only: a SQLite ledger is one desk's.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index';
 import type { Logger } from '../../../src/main/logger';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
@@ -24,11 +24,9 @@ import { waitFor } from '../../helpers/poll';
 import { clientWithToken, desktopClient, startTeamTestServer, type TeamClient, type TeamTestServer, type TeamTestServerOptions } from '../../helpers/team';
 import { tempDir } from '../../helpers/temp-dir';
 import { batchRows, exactlyOnceProblems, gatewayPayoutsByReference } from '../batches/helpers';
+import { cleanupsAfterEach } from '../../helpers/cleanups';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const ROWS = 40;
 const SENT_BEFORE = 10;
