@@ -1,10 +1,10 @@
 // Imports an uploaded statement file as one transaction. Its lines are read as a stream (CSV,
-// parsed in a worker thread beside this one: reader-thread.ts) or parsed whole (camt.053, MT940, within their
-// smaller limit), staged in chunks of short
-// transactions (the desk's other writers go on meanwhile), then committed in one transaction that
-// moves them into the ledger, each line once (a line already there from an earlier import is
-// counted, not added), records the import and its audit entry. Any error refuses the whole file:
-// the staged lines are dropped, nothing is imported, and the import records the line and why.
+// parsed in a worker thread beside this one: reader-thread.ts) or parsed whole (camt.053, MT940,
+// within their smaller limit), staged in chunks of short transactions (the desk's other writers go
+// on meanwhile), then committed in one transaction that moves them into the ledger, each line once
+// (a line already there from an earlier import is counted, not added), records the import and its
+// audit entry. Any error refuses the whole file: the staged lines are dropped, nothing is imported,
+// and the import records the line and why.
 import { createHash } from 'node:crypto';
 import { decodeBytes } from '../../../shared/file-encoding';
 import { missingFields, type CsvLayout, type StatementFormat } from '../../../shared/statement-layout';

@@ -36,7 +36,7 @@ export type ReaderMessage =
   | { kind: 'failed'; message: string };
 
 /** The built worker's file, beside the bundle that starts it. */
-export const READER_ENTRY = 'statements-reader';
+const READER_ENTRY = 'statements-reader';
 
 /** Chunks sent and not yet read through: enough to keep the worker busy while a batch is staged. */
 const READ_AHEAD = 4;
