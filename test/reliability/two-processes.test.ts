@@ -1,7 +1,7 @@
 // Two Paydesk processes on one PostgreSQL ledger can never send the same intent twice. Each child is a whole core with its own pool,
 // driven through the contract (helpers/peer-child.ts); both reach the one emulator through one
 // proxy, which counts what arrives, and each child counts what it sent itself:
-//   (a) one starts a batch and the other resumes it at once, so both run it: their claims compete
+//   (a) one starts a batch and the other resumes it as soon as the first has sent, so both run it: their claims compete
 //       (FOR UPDATE SKIP LOCKED), both send, and every payout reaches the gateway exactly once,
 //       under one key, sent once in all;
 //   (b) an attempt whose outcome is unknown (its sends never reached the gateway) is resumed by
@@ -15,7 +15,7 @@ import { startEmulator, type EmulatorHandle } from '../../src/emulator/index';
 import { BATCH_CHUNK_ROWS, type BatchView, type Envelope, type SubmitResult } from '../../src/shared/contract';
 import { payoutForm } from '../helpers/fixtures';
 import { testDatabaseFor, testEngine } from '../helpers/ledger';
-import { waitFor } from '../helpers/poll';
+import { until, waitFor } from '../helpers/poll';
 import { tempDir } from '../helpers/temp-dir';
 import { batchRows, exactlyOnceProblems } from '../integration/batches/helpers';
 import { killAllStarted, startChild, type RunningChild } from './helpers/child';
@@ -41,6 +41,8 @@ let emulatorFile = '';
 let database = '';
 const peers: Peer[] = [];
 let calls = 0;
+/** How long the proxy holds each create's answer (ms). */
+let hold = 100;
 
 // Both desks' gateway is the proxy: the ledger's "Local emulator" profile, which both share, holds
 // the address of the desk that started last, so two addresses would not tell the desks apart.
@@ -93,7 +95,7 @@ describe.skipIf(testEngine !== 'postgres')(title, () => {
     emulatorFile = path.join(temp.dir, 'gateway.sqlite');
     emulator = await startEmulator({ dataFile: emulatorFile, quiet: true, scenarioTiming: { payinCompleteMs: 50, payoutProcessingMs: 50, payoutFinalMs: 150 } });
     // Each answer to a create is held 100 ms: two processes' sends overlap, as over a real network.
-    proxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => 100);
+    proxy = await startLatencyProxy(new URL(emulator.baseUrl).origin, () => hold);
     database = (await testDatabaseFor(path.join(temp.dir, 'team'))) as string;
     // Both processes load side by side; their cores open one after the other, so each start-up's
     // recovery finds a quiet ledger (what desks starting at once, or mid-batch, do to each other is
@@ -117,12 +119,20 @@ describe.skipIf(testEngine !== 'postgres')(title, () => {
     const draft = await a.must<BatchView>('batches:create', { fileName: 'shared.csv', rows: rows.length });
     for (let i = 0; i < rows.length; i += BATCH_CHUNK_ROWS) await a.must('batches:add-items', { id: draft.id, items: rows.slice(i, i + BATCH_CHUNK_ROWS) });
 
-    // A starts it; B resumes it the moment it runs, so both runners take items from it.
-    const started = a.must<BatchView>('batches:start', { id: draft.id });
-    await waitFor(() => b.must<BatchView>('batches:get', { id: draft.id }), (view) => view.state !== 'draft', 'the batch to start', 5_000);
-    const resumed = await b.must<BatchView>('batches:resume', { id: draft.id });
-    expect(resumed.state, 'B joined a running batch').toBe('running');
-    await started;
+    // A starts it; B resumes it once A's first sends reached the gateway (so A took part), while
+    // their answers are held 2 s (so items are still pending for B). A resume takes the batch over:
+    // resumed any sooner, B could take every item before A's runner claimed its first.
+    hold = 2_000;
+    const sentBefore = proxy?.sendsPerKey.size ?? 0;
+    try {
+      const started = a.must<BatchView>('batches:start', { id: draft.id });
+      await until(() => (proxy?.sendsPerKey.size ?? 0) > sentBefore, "A's first sends to reach the gateway", 5_000);
+      const resumed = await b.must<BatchView>('batches:resume', { id: draft.id });
+      expect(resumed.state, 'B joined a running batch').toBe('running');
+      await started;
+    } finally {
+      hold = 100;
+    }
 
     const done = await waitFor(
       () => a.must<BatchView>('batches:get', { id: draft.id }),
