@@ -1,6 +1,7 @@
 // Statement files through the contract, as the renderer sends them: upload-begin with the size,
 // upload-chunk in order (base64, the chunk size main gives), then inspect and import. And the
 // emulator's two files (the settlement report and the bank statement), read from its admin API.
+import type { StagedSettlementLine } from '../../src/main/ledger/repositories/settlement-lines';
 import type { InvokeChannel, InvokeInput, InvokeOutput } from '../../src/shared/contract';
 
 type Call = <C extends InvokeChannel>(channel: C, input?: InvokeInput<C>) => Promise<InvokeOutput<C>>;
@@ -28,3 +29,22 @@ export async function emulatorFile(adminUrl: string, pathname: string): Promise<
   if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
   return response.text();
 }
+
+/** A pay-in line of settlement `settlementId` as an import stages it (no occurrence: counted at commit). */
+export const stagedPayinLine = (line: number, payinId: string, settlementId: string, money: { currency: string; amount: string; fee: string; net: string }): StagedSettlementLine => ({
+  line,
+  baseKey: `payin|${settlementId}|${payinId}`,
+  type: 'payin',
+  settlementId,
+  walletId: null,
+  payinId,
+  requestId: null,
+  payoutId: null,
+  merchantReference: null,
+  topupId: null,
+  method: null,
+  ...money,
+  direction: 'credit',
+  occurredAt: null,
+  bookingDate: null,
+});

@@ -33,7 +33,30 @@ export interface OpenLedgerOptions {
 
 export async function openLedger(address: LedgerAddress, { now = () => new Date(), migrations, postgresMigrations }: OpenLedgerOptions = {}): Promise<Ledger> {
   if ('url' in address) return openPostgres(address.url, now, postgresMigrations);
-  return new SqliteEngine(openSqliteFile({ file: address.file, now, migrations }), address.file);
+  return new SqliteEngine(stageOutsideTheFile(openSqliteFile({ file: address.file, now, migrations })), address.file);
+}
+
+/** The tables an import stages its lines in (settlement-lines.ts, bank-lines.ts). */
+const STAGING_TABLES = ['settlement_staging', 'bank_staging'] as const;
+
+/**
+ * SQLite: an import stages its lines in TEMP tables of the connection, named and shaped as the
+ * ledger's own (which stay empty), so they never pass through the WAL nor the ledger file: a
+ * million staged lines were written there twice (the WAL, then its checkpoint) and deleted again,
+ * for a file whose lines are copied into the ledger once, in the import's last transaction. SQLite
+ * keeps them in a temporary file (better-sqlite3 builds it with SQLITE_TEMP_STORE=1), deleted when
+ * the connection closes, so a crash mid-import leaves nothing staged; lines an older Paydesk staged
+ * in the ledger itself and left there are dropped.
+ */
+function stageOutsideTheFile(db: Database.Database): Database.Database {
+  for (const table of STAGING_TABLES) {
+    // Declared as the ledger's own is now (its migrations' CREATE and ALTERs, as SQLite keeps its text).
+    const declared = db.prepare<[string], { sql: string }>("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    if (!declared) continue;
+    db.exec(`DELETE FROM main.${table}`);
+    db.exec(declared.sql.replace(/^CREATE TABLE/i, 'CREATE TEMP TABLE'));
+  }
+  return db;
 }
 
 /** The SQLite file itself, migrated: the engine's connection, and what migration tests inspect. */

@@ -6,7 +6,7 @@ import { amountText, sumAmounts } from '../../../shared/money';
 import type { Sql } from '../engine/types';
 import { exactSum, exactSumSql } from './exact-sums';
 import { conditions, whereOf } from './conditions';
-import { insertStaged, type Direction, type StatementFilter } from './settlement-lines';
+import { dropStagedLines, insertStaged, type Direction, type StatementFilter } from './settlement-lines';
 
 export interface StagedBankLine {
   line: number;
@@ -123,7 +123,7 @@ export class BankLinesRepository {
   }
 
   async dropStaged(importId: number): Promise<void> {
-    await this.db.run('DELETE FROM bank_staging WHERE import_id = ?', [importId]);
+    await dropStagedLines(this.db, 'bank_staging', importId);
   }
 
   /** As SettlementLinesRepository.commitStaged: each line once per profile; how many were added (matching comes after). */

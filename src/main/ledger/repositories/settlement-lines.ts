@@ -170,6 +170,16 @@ export async function insertStaged(db: Sql, table: string, columns: readonly str
   }
 }
 
+/**
+ * An import's staged lines dropped. On SQLite the staging tables are the connection's own
+ * (connection.ts): one that holds no other import's lines is emptied whole, which SQLite does
+ * without visiting each row (a second for a million lines, one by one).
+ */
+export async function dropStagedLines(db: Sql, table: string, importId: number): Promise<void> {
+  if (db.engine === 'sqlite' && !(await db.get(`SELECT 1 FROM ${table} WHERE import_id <> ? LIMIT 1`, [importId]))) await db.run(`DELETE FROM ${table}`);
+  else await db.run(`DELETE FROM ${table} WHERE import_id = ?`, [importId]);
+}
+
 /** PostgreSQL's type of each staged column (json_to_recordset): numbers for the import, the line and its occurrence, else text. */
 const STAGED_TYPES = STAGED_COLUMNS.map((column) => (column === 'import_id' ? 'bigint' : column === 'line' || column === 'occurrence' ? 'int' : 'text'));
 
@@ -213,7 +223,7 @@ export class SettlementLinesRepository {
   }
 
   async dropStaged(importId: number): Promise<void> {
-    await this.db.run('DELETE FROM settlement_staging WHERE import_id = ?', [importId]);
+    await dropStagedLines(this.db, 'settlement_staging', importId);
   }
 
   /**

@@ -3,30 +3,22 @@
 // lines and cells apart. Each chunk is acknowledged once its records were sent, so the importing
 // thread keeps only a few chunks ahead. Malformed CSV ends the work with a refusal naming its line;
 // anything else with the error's message. The importing thread ends the worker when it is done.
-import { parentPort, workerData } from 'node:worker_threads';
+import { on } from 'node:events';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { csvBatches } from './csv-reader';
 import { StatementFileError } from './file-kind';
 import type { ReaderInput, ReaderMessage, ReaderTask } from './reader-thread';
 
-const port = parentPort;
-if (!port) throw new Error('reader-worker.ts runs as a worker thread');
+if (!parentPort) throw new Error('reader-worker.ts runs as a worker thread');
+const port: MessagePort = parentPort;
 const task = workerData as ReaderTask;
 const post = (message: ReaderMessage) => port.postMessage(message);
 
-const arrived: (Uint8Array | null)[] = [];
-let wake: (() => void) | null = null;
-port.on('message', (message: ReaderInput) => {
-  arrived.push(message.chunk ?? null);
-  wake?.();
-});
-
+/** The file's chunks as they arrive (events.on queues those not yet taken), up to the empty message at its end. */
 async function* chunks(): AsyncGenerator<Uint8Array> {
-  for (;;) {
-    while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-    wake = null;
-    const chunk = arrived.shift()!;
-    if (chunk === null) return;
-    yield chunk;
+  for await (const [message] of on(port, 'message') as AsyncIterable<[ReaderInput]>) {
+    if (!message.chunk) return;
+    yield message.chunk;
     // Resumed for the next one: this chunk's records were all sent.
     post({ kind: 'taken' });
   }
