@@ -5,7 +5,7 @@
 // byte is sent; a cell that would run as a formula leaves in an export with its guard.
 import { describe, expect, it } from 'vitest';
 import { STATEMENT_LIMITS } from '../../../src/shared/contract/statements';
-import { importStatement, uploadStatement } from '../../helpers/statements';
+import { importStatement, stagedPayinLine, uploadStatement } from '../../helpers/statements';
 import { useHarness, type Harness } from '../verification/harness';
 
 let h: Harness;
@@ -102,7 +102,7 @@ describe('an import a crash interrupted', () => {
   it('is refused at the next start, its staged lines dropped: nothing of it was imported', async () => {
     const repos = h.repos();
     const importId = await repos.statementFiles.createImport({ profileId, kind: 'settlement', format: 'csv', source: 'Crash', fileName: 'crash.csv', fileSize: 10, fileSha256: '', createdBy: null, startedAt: '2020-01-01T00:00:00.000Z' });
-    const line = { line: 2, baseKey: 'payin|S-CRASH|c-1', type: 'payin' as const, settlementId: 'S-CRASH', walletId: null, payinId: 'c-1', requestId: null, payoutId: null, merchantReference: null, topupId: null, method: null, currency: 'EUR', amount: '1.00', fee: '0.00', net: '1.00', direction: 'credit' as const, occurredAt: null, bookingDate: null };
+    const line = stagedPayinLine(2, 'c-1', 'S-CRASH', { currency: 'EUR', amount: '1.00', fee: '0.00', net: '1.00' });
     await repos.transaction(() => repos.settlementLines.stage(importId, [line]));
     await h.restart();
     const after = h.repos();
