@@ -1,5 +1,5 @@
 // Names the page and its server share (web mode, and a team server): the meta tags the server writes into the page (the
-// session token; the number of the last push when it was served, main/web/push-log.ts) and the
+// session token; the position of the last push when it was served, main/web/push-log.ts) and the
 // event that tells a stream it missed pushes no longer kept. Plain constants: the first bundle
 // imports them, not the contract.
 export const SESSION_META = 'paydesk-session';

@@ -51,8 +51,13 @@ export interface LoadBalancer {
   close(): Promise<void>;
 }
 
-/** Round robin over 127.0.0.1:ports; a refused or reset connection is tried on the next port (each once). */
-export async function startLoadBalancer(ports: readonly number[]): Promise<LoadBalancer> {
+/**
+ * A balancer over 127.0.0.1:ports: round robin (each request to the next port), or `first` (each to
+ * the first port that takes it, as HAProxy's `balance first`: one instance until it is down, then
+ * the next). A refused connection is tried on the next port (each once); an answer cut mid-way (its
+ * instance killed) cuts the client's connection too, as a real balancer's does.
+ */
+export async function startLoadBalancer(ports: readonly number[], order: 'round-robin' | 'first' = 'round-robin'): Promise<LoadBalancer> {
   let next = 0;
   const passed = new Map<number, number>();
   const server = http.createServer((req, res) => {
@@ -60,7 +65,7 @@ export async function startLoadBalancer(ports: readonly number[]): Promise<LoadB
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const start = next++ % ports.length;
+      const start = order === 'first' ? 0 : next++ % ports.length;
       const attempt = (tried: number) => {
         if (tried === ports.length) {
           res.writeHead(502).end();
@@ -70,6 +75,7 @@ export async function startLoadBalancer(ports: readonly number[]): Promise<LoadB
         const forward = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
           passed.set(port, (passed.get(port) ?? 0) + 1);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.once('aborted', () => res.destroy());
           answer.pipe(res);
         });
         // Not taken (the instance is down): the next one. Cut once taken: the gateway retries it.

@@ -7,7 +7,9 @@
 // the batch leaves it alone (the batch records one interruption per kill, none per start); every notification is stored once (kept
 // once per dedupe key; a redelivery after a cut-off answer is a duplicate); the audit chain
 // verifies; each takeover's history names the instance that took the batch over, when, and the one
-// killed. And a person on instance A sees a change made through instance B within a second.
+// killed. And a person on instance A sees a change made through instance B within a second; a
+// browser whose instance is killed goes on with the other: its stream resumes there, and its page
+// reloads (the other instance cannot replay pushes it did not number) and shows what changed meanwhile.
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,9 +26,9 @@ import { waitFor } from '../helpers/poll';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
 import { announceSeed, LONG, Rng, suiteSeed } from '../reliability/helpers/seed';
-import { freePort } from './harness';
+import { freePort, launchBrowser, screenshot } from './harness';
 import { readEvents, startEmulatorProcess, startLoadBalancer, type EmulatorProcess, type LoadBalancer } from './scale-out-harness';
-import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamToken, type TeamServerProcess, type TeamServerSetup } from './team-harness';
+import { prepareTeamServer, signInPage, startTeamServer, TEAM_PASSWORD, teamCall, teamToken, type TeamServerProcess, type TeamServerSetup } from './team-harness';
 
 const ROWS = 1_000;
 const KILLS = LONG ? 6 : 3;
@@ -105,6 +107,43 @@ describe('two team-server instances on one PostgreSQL ledger', () => {
       stream.close();
     }
   }, 60_000);
+
+  it('moves a browser whose instance is killed to the other: its stream resumes there, the page reloads and shows what changed meanwhile, and the pushes arrive again', async () => {
+    const [a, b] = running as [TeamServerProcess, TeamServerProcess];
+    // Active-passive in front of the app ports: everything to A while it takes connections, then to B.
+    const front = await startLoadBalancer([a, b].map((server) => Number(new URL(server.origin).port)), 'first');
+    const browser = await launchBrowser();
+    try {
+      await teamCall(b.origin, await teamToken(b.origin, 'alice'), 'settings:update', { theme: 'light' });
+      const page = await signInPage(browser, front.origin, 'alice');
+      const scheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
+      await expect.poll(scheme).toBe('light');
+      expect(front.passed.get(Number(new URL(b.origin).port)) ?? 0).toBe(0);
+      // This document's mark: gone once the page has reloaded.
+      await page.evaluate(() => ((window as unknown as { before?: boolean }).before = true));
+      const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+      await a.kill();
+      running[0] = undefined;
+      // A change made while the page's stream was down: its push went nowhere this page could hear.
+      await teamCall(b.origin, await teamToken(b.origin, 'alice'), 'settings:update', { theme: 'dark' });
+      // The browser's EventSource reconnects (to B, through the balancer) with A's last push id: B
+      // cannot replay what it never numbered, so it tells the page, which reloads and reads afresh.
+      await reloaded;
+      expect(await page.evaluate(() => (window as unknown as { before?: boolean }).before)).toBeUndefined();
+      await page.getByTestId('signed-in-person').waitFor();
+      await expect.poll(scheme).toBe('dark');
+      // And the pushes reach it again: a change through B shows without a reload.
+      await page.evaluate(() => ((window as unknown as { before?: boolean }).before = true));
+      await teamCall(b.origin, await teamToken(b.origin, 'alice'), 'settings:update', { theme: 'light' });
+      await expect.poll(scheme, { timeout: 5_000 }).toBe('light');
+      expect(await page.evaluate(() => (window as unknown as { before?: boolean }).before)).toBe(true);
+      await screenshot(page, 'team-scale-out-after-failover');
+    } finally {
+      await browser.close();
+      await front.close();
+      if (!running[0]) await start(0);
+    }
+  }, 90_000);
 
   it(`runs a batch of ${ROWS} payouts while the instance running it is killed ${KILLS} times: each payout at the gateway once, each notification stored once, the audit chain whole`, async () => {
     const seed = suiteSeed();

@@ -9,6 +9,7 @@ import { lateDispatch } from '../../src/main/web/late-dispatch';
 import { startWebServer, type WebServer } from '../../src/main/web/server';
 import { silentLogger, testCore } from '../helpers/app-core';
 import { tempDir } from '../helpers/temp-dir';
+import { STREAM_GAP_EVENT } from '../../src/shared/web-stream';
 
 let core: Core;
 let server: WebServer;
@@ -234,20 +235,41 @@ describe('web-mode server', () => {
 
   it('replays to a stream opened late the pushes made since its page was served, and after a reconnect those after Last-Event-ID', async () => {
     const page = await request(`/?token=${server.token}`);
-    const served = Number(/<meta name="paydesk-push-seq" content="(\d+)"/.exec(page.body)?.[1]);
-    expect(Number.isInteger(served)).toBe(true);
+    const served = /<meta name="paydesk-push-seq" content="([0-9a-f]{8})\.(\d+)"/.exec(page.body);
+    expect(served).not.toBeNull();
+    const [, epoch, number] = served as RegExpExecArray;
     // A push after the page was served and before its stream opens.
     expect((await rpc('settings:update', { theme: 'dark' })).status).toBe(200);
-    const pushed = /id: (\d+)\nevent: settings:settings-changed\ndata: \{"theme":"dark"/;
-    const late = await streamUntil(`/events?token=${server.token}&since=${served}`, pushed);
-    const id = Number(pushed.exec(late)?.[1]);
-    expect(id).toBeGreaterThan(served);
+    const pushed = /id: ([0-9a-f]{8})\.(\d+)\nevent: settings:settings-changed\ndata: \{"theme":"dark"/;
+    const late = await streamUntil(`/events?token=${server.token}&since=${epoch}.${number}`, pushed);
+    const [, pushedEpoch, pushedNumber] = pushed.exec(late) as RegExpExecArray;
+    expect(pushedEpoch).toBe(epoch);
+    expect(Number(pushedNumber)).toBeGreaterThan(Number(number));
     // A reconnecting browser sends the id of the last frame it got: nothing after it, nothing before.
     expect((await rpc('settings:update', { theme: 'light' })).status).toBe(200);
-    const next = /id: (\d+)\nevent: settings:settings-changed\ndata: \{"theme":"light"/;
-    const resumed = await streamUntil(`/events?token=${server.token}&since=0`, next, { 'last-event-id': String(id) });
+    const next = /id: [0-9a-f]{8}\.(\d+)\nevent: settings:settings-changed\ndata: \{"theme":"light"/;
+    const resumed = await streamUntil(`/events?token=${server.token}&since=0`, next, { 'last-event-id': `${epoch}.${pushedNumber}` });
     expect(resumed).not.toMatch(pushed);
-    expect(Number(next.exec(resumed)?.[1])).toBeGreaterThan(id);
+    expect(resumed).not.toContain(STREAM_GAP_EVENT);
+    expect(Number(next.exec(resumed)?.[1])).toBeGreaterThan(Number(pushedNumber));
+  });
+
+  it('tells a stream resuming from another server process\'s push (a restart, another instance) that it has a gap, and replays a page of another process nothing', async () => {
+    const page = await request(`/?token=${server.token}`);
+    const [, epoch, number] = /<meta name="paydesk-push-seq" content="([0-9a-f]{8})\.(\d+)"/.exec(page.body) as RegExpExecArray;
+    const other = epoch === 'ffffffff' ? '00000000' : 'ffffffff';
+    // The same number under another epoch: the numbers of another process say nothing of this one's pushes.
+    const resumed = await streamUntil(`/events?token=${server.token}&since=${epoch}.${number}`, new RegExp(`event: ${STREAM_GAP_EVENT}\n`), { 'last-event-id': `${other}.${number}` });
+    expect(resumed).toContain(`event: ${STREAM_GAP_EVENT}\ndata: {}\n\n`);
+    // A page's first stream, served by another process (a balancer without affinity): no gap, and
+    // the pushes from now on arrive.
+    const first = streamUntil(`/events?token=${server.token}&since=${other}.0`, /event: settings:settings-changed\ndata: \{"theme":"dark"/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await rpc('settings:update', { theme: 'dark' })).status).toBe(200);
+    const opened = await first;
+    expect(opened).not.toContain(STREAM_GAP_EVENT);
+    // It opens with where it stands, this process's position: a reconnect before any push resumes from there.
+    expect(opened).toMatch(new RegExp(`^: connected\\n\\nid: ${epoch}\\.\\d+\\n\\n`));
   });
 });
 

@@ -87,7 +87,7 @@ function routeTable<Client>(face: AppFace<Client>, streams: PushStreams<Client>,
   const page: Route = (exchange) => {
     if (!face.admitPage(exchange)) return;
     const { meta, headers } = face.page();
-    const tags = Object.entries({ ...meta, [PUSH_SEQ_META]: String(streams.log.lastId) }).map(([name, content]) => `  <meta name="${name}" content="${content}" />\n`);
+    const tags = Object.entries({ ...meta, [PUSH_SEQ_META]: streams.log.position }).map(([name, content]) => `  <meta name="${name}" content="${content}" />\n`);
     sendHtml(exchange.res, 200, indexHtml.replace('</head>', `${tags.join('')}</head>`), headers);
   };
   // What a stopping server refuses: the page and its assets are still served (they hold no data).

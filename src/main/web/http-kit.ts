@@ -115,7 +115,7 @@ interface Stream<Client> {
 
 /**
  * The event streams of the pushes on a bus. Each push is numbered and kept (PushLog); a stream
- * opened with `since` (or a reconnect's Last-Event-ID) first gets what it missed. `mayHave` says
+ * opened with `since` (or a reconnect's Last-Event-ID) first gets what it missed, or is told it has a gap. `mayHave` says
  * whether a stream's client may have a push of this audience (a person's own pushes).
  */
 export class PushStreams<Client> {
@@ -146,8 +146,16 @@ export class PushStreams<Client> {
   open(req: IncomingMessage, res: ServerResponse, url: URL, client: Client, headers: Record<string, string> = {}): void {
     res.writeHead(200, { ...securityHeaders, 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...headers });
     res.write(': connected\n\n');
-    const since = req.headers['last-event-id'] ?? url.searchParams.get('since');
-    if (typeof since === 'string' && /^\d{1,15}$/.test(since)) for (const frame of this.log.after(Number(since), (audience) => this.mayHave(client, audience))) res.write(frame);
+    // A reconnect resumes from the last frame it got, wherever that was pushed. A page's first stream
+    // is replayed only the pushes since its page, if this process served it: behind a balancer
+    // without affinity the page may come from another instance, and a gap there would reload the
+    // page for ever (docs/team.md asks for affinity; the relayed pushes still arrive).
+    const resumed = req.headers['last-event-id'];
+    const since = typeof resumed === 'string' ? resumed : url.searchParams.get('since');
+    if (typeof since === 'string' && (since === resumed || this.log.owns(since))) for (const frame of this.log.after(since, (audience) => this.mayHave(client, audience))) res.write(frame);
+    // Where the stream stands now, as a frame id without an event: a browser that reconnects before
+    // any push reached it resumes from here (Last-Event-ID), not from its page's position.
+    res.write(`id: ${this.log.position}\n\n`);
     const stream = { res, client };
     this.streams.add(stream);
     res.on('close', () => this.streams.delete(stream));

@@ -61,10 +61,9 @@ export function isTeamPage(): boolean {
 /** `onSignedOut`: on a team server's page, what to do when the session ends (show the sign-in form again). */
 export function pickBridge(onSignedOut: () => void = () => window.location.reload()): PaydeskBridge {
   if (window.paydesk) return window.paydesk;
-  const since = Number(pageMeta(PUSH_SEQ_META) ?? 0);
-  const seq = Number.isSafeInteger(since) ? since : 0;
-  if (isTeamPage()) return createHttpBridge({ team: true, onSignedOut }, window.location.origin, seq);
+  const since = pageMeta(PUSH_SEQ_META) ?? '';
+  if (isTeamPage()) return createHttpBridge({ team: true, onSignedOut }, window.location.origin, since);
   // Web mode: drop the token from the address bar once the page has it.
   if (window.location.search.includes('token=')) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
-  return createHttpBridge({ token: sessionTokenFromPage() }, window.location.origin, seq);
+  return createHttpBridge({ token: sessionTokenFromPage() }, window.location.origin, since);
 }

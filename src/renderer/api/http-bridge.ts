@@ -20,10 +20,10 @@ export type BridgeAuth = { token: string } | { team: true; onSignedOut: () => vo
 const CHANNEL_NAME = /^[a-z]+:[a-z]+(-[a-z]+)*$/;
 
 /**
- * `since`: the number of the last push when the page was served; the stream replays every later
+ * `since`: the position of the last push when the page was served; the stream replays every later
  * one, so a push between serving the page and opening the stream is not lost.
  */
-export function createHttpBridge(auth: BridgeAuth, origin: string = window.location.origin, since = 0): PaydeskBridge {
+export function createHttpBridge(auth: BridgeAuth, origin: string = window.location.origin, since = ''): PaydeskBridge {
   const team = 'team' in auth ? auth : null;
   const authHeaders: Record<string, string> = team ? { [CSRF_HEADER]: '1' } : { 'x-paydesk-token': (auth as { token: string }).token };
   const call = async (channel: string, input: unknown): Promise<Envelope<unknown>> => {
@@ -49,8 +49,9 @@ export function createHttpBridge(auth: BridgeAuth, origin: string = window.locat
 
   let source: EventSource | null = null;
   const openStream = () => {
-    const stream = new EventSource(team ? `${origin}/events?since=${since}` : `${origin}/events?token=${encodeURIComponent((auth as { token: string }).token)}&since=${since}`);
-    // Away longer than main keeps pushes: some were missed, so read every screen afresh.
+    const position = `since=${encodeURIComponent(since)}`;
+    const stream = new EventSource(team ? `${origin}/events?${position}` : `${origin}/events?token=${encodeURIComponent((auth as { token: string }).token)}&${position}`);
+    // Away longer than main keeps pushes, or back on another server process: some may have been missed, so read every screen afresh.
     stream.addEventListener(STREAM_GAP_EVENT, () => window.location.reload());
     // A team server ends the streams of a session it revoked; refused, the stream closes for good.
     if (team) stream.addEventListener('error', () => stream.readyState === EventSource.CLOSED && team.onSignedOut());
