@@ -27,6 +27,12 @@ interface WaitingRow {
   unreachable: string | null;
 }
 
+/**
+ * A live profile, not archived. The open pay-ins are counted for those alone: a ledger's sandbox and
+ * local profiles may hold millions (a developer's, a benchmark's), and the watches look every 30 s.
+ */
+const LIVE = "environment = 'live' AND archived_at IS NULL";
+
 export class WatchesRepository {
   constructor(private readonly db: Sql) {}
 
@@ -56,8 +62,9 @@ export class WatchesRepository {
       `SELECT p.id AS profile_id, p.name, w.waiting, w.oldest, w.unreachable,
          (SELECT max(n.received_at) FROM notifications n WHERE n.profile_id = p.id) AS last_notification
        FROM profiles p
-       JOIN (SELECT profile_id, count(*) AS waiting, min(created_at) AS oldest, max(notify_unreachable) AS unreachable FROM payins WHERE final = 0 AND payin_id IS NOT NULL GROUP BY profile_id) w ON w.profile_id = p.id
-       WHERE p.environment = 'live' AND p.archived_at IS NULL ORDER BY p.id`,
+       JOIN (SELECT profile_id, count(*) AS waiting, min(created_at) AS oldest, max(notify_unreachable) AS unreachable FROM payins
+             WHERE final = 0 AND payin_id IS NOT NULL AND profile_id IN (SELECT id FROM profiles WHERE ${LIVE}) GROUP BY profile_id) w ON w.profile_id = p.id
+       WHERE ${LIVE} ORDER BY p.id`,
     );
     return rows.map((r) => ({ profileId: r.profile_id, name: r.name, waiting: Number(r.waiting), oldestWaitingAt: r.oldest, lastNotificationAt: r.last_notification, unreachableLink: r.unreachable }));
   }
