@@ -19,7 +19,9 @@
 //      doing the same, right after.
 //   5. With --people, after part 3 (the killed instance started again): the same people through a
 //      round-robin balancer in front of both instances' app ports, one instance killed -9 halfway:
-//      the survivor's p99 from the kill on, the calls the kill cut, each payout created held once.
+//      the survivor's p99 from the kill on, the calls the kill cut, each payout created held once;
+//      and each person's event stream through the balancer, reopened as a browser's is (3 s after
+//      a cut, from the last id): the streams the kill cut, how long each was down, every one back.
 //   node --import tsx bench/team.ts [--rows 1000] [--clients 20] [--changes 200] [--instance-timeout 2]
 //     [--people 0] [--work-seconds 30] [--notify-rate 200]
 // No approval is involved: a fresh ledger has no approval policy, and a currency without a rule
@@ -32,6 +34,7 @@ import pg from 'pg';
 import type { Dispatch } from '../src/main/ipc/dispatcher';
 import type { BatchView } from '../src/shared/contract';
 import { serverSentEvents } from '../src/main/services/team/team-link';
+import { STREAM_GAP_EVENT } from '../src/shared/web-stream';
 import { readEvents, startEmulatorProcess, startLoadBalancer, type EventReader } from '../test/e2e/scale-out-harness';
 import { freePort } from '../test/e2e/harness';
 import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamDispatch, teamToken, type TeamServerProcess, type TeamServerSetup } from '../test/e2e/team-harness';
@@ -351,6 +354,57 @@ async function timePushes(origin: string, cookie: string, me: number, created: M
   return () => controller.abort();
 }
 
+/** How long Chromium's EventSource waits before it reopens a dropped stream (the server sends no `retry:`). */
+const RECONNECT_MS = 3_000;
+
+interface FollowedStream {
+  /** Whether the stream is open now. */
+  readonly open: boolean;
+  /** Each time it was down: ms from the cut to its reopening. */
+  readonly downtimes: number[];
+  /** Gap events received: the pushes it resumed from were another instance's (a page would reload). */
+  readonly gaps: number;
+  close(): void;
+}
+
+/**
+ * A person's /events stream kept open as a browser's EventSource keeps it: when it is cut, reopened
+ * RECONNECT_MS later from the last id received (Last-Event-ID), at most 20 times. Resolves once the
+ * first opening is answered.
+ */
+async function followStream(origin: string, cookie: string): Promise<FollowedStream> {
+  const controller = new AbortController();
+  const state: { -readonly [K in keyof FollowedStream]: FollowedStream[K] } = { open: false, downtimes: [], gaps: 0, close: () => controller.abort() };
+  let lastId: string | null = null;
+  let cutAt: number | null = null;
+  let opened!: () => void;
+  const first = new Promise<void>((resolve) => (opened = resolve));
+  void (async () => {
+    for (let attempt = 0; attempt < 20 && !controller.signal.aborted; attempt++) {
+      try {
+        const response: Response = await fetch(`${origin}/events`, { headers: { cookie, ...(lastId ? { 'last-event-id': lastId } : {}) }, signal: controller.signal });
+        if (!response.ok || !response.body) throw new Error(`${origin}/events answered ${response.status}`);
+        state.open = true;
+        opened();
+        if (cutAt !== null) state.downtimes.push(performance.now() - cutAt);
+        cutAt = null;
+        for await (const frame of serverSentEvents(response.body)) {
+          if (frame.id) lastId = frame.id;
+          if (frame.event === STREAM_GAP_EVENT) state.gaps++;
+        }
+      } catch {
+        // cut, refused, or closed by close()
+      }
+      if (controller.signal.aborted) return;
+      if (state.open) cutAt = performance.now();
+      state.open = false;
+      await sleep(RECONNECT_MS);
+    }
+  })();
+  await within(first, 10_000, `${origin}/events`);
+  return state;
+}
+
 /** One RPC as a browser sends it (cookie, CSRF header), timed; whether it answered ok. */
 async function timedCall(origin: string, cookie: string, channel: string, input: unknown, calls?: WorkDone['calls']): Promise<{ ms: number; ok: boolean; value: unknown }> {
   const t = performance.now();
@@ -499,6 +553,8 @@ async function measureTakeover(cluster: Cluster, sessions: { cookie: string; fin
   const [a, b] = servers.slice(-2) as [TeamServerProcess, TeamServerProcess];
   const balancer = await startLoadBalancer([a, b].map((server) => Number(new URL(server.origin).port)));
   cleanups.push({ name: 'the app balancer', undo: balancer.close });
+  // Each person's stream through the balancer (round robin: about half of them land on A).
+  const streams = await Promise.all(sessions.map((session) => followStream(balancer.origin, session.cookie)));
   let killedAt = Number.POSITIVE_INFINITY;
   const killer = (async () => {
     await sleep((workSeconds * 1000) / 2);
@@ -508,6 +564,13 @@ async function measureTakeover(cluster: Cluster, sessions: { cookie: string; fin
   })();
   const result = await work(balancer.origin, sessions, profileId, workSeconds, 'takeover');
   await killer;
+  // A stream cut at the end of the work still has its retry to make.
+  await until(async () => streams.filter((stream) => !stream.open).length, (down) => down === 0, RECONNECT_MS + 5_000);
+  for (const stream of streams) stream.close();
+  const cutStreams = streams.filter((stream) => stream.downtimes.length > 0 || !stream.open);
+  const downtimes = streams.flatMap((stream) => stream.downtimes).sort((x, y) => x - y);
+  const notBack = streams.filter((stream) => !stream.open).length;
+  const gaps = streams.reduce((sum, stream) => sum + stream.gaps, 0);
   const after = result.calls.filter((c) => c.at > killedAt);
   const survivor = after.filter((c) => c.ok).map((c) => c.ms).sort((x, y) => x - y);
   const cut = result.calls.filter((c) => !c.ok).length;
@@ -518,6 +581,8 @@ async function measureTakeover(cluster: Cluster, sessions: { cookie: string; fin
     { name: `${sessions.length} people, 2 instances, one killed -9: survivor's RPC p99 from the kill`, value: round(percentile(survivor, 0.99), 1), unit: 'ms p99', baseline: floorP99,
       note: `${survivor.length} calls answered after the kill, p50 ${round(percentile(survivor, 0.5), 1)} ms; ${note}; baseline: the bare server's p99 under the same people (part 4)` },
     { name: `${sessions.length} people, 2 instances, one killed -9: calls failed`, value: cut, unit: 'calls', note: `cut by the kill (in flight on A) or refused; ${result.errors.slice(0, 2).join('; ') || 'none'}` },
+    { name: `${sessions.length} people, 2 instances, one killed -9: event streams not reconnected`, value: notBack, unit: 'streams', target: { op: '<', value: 1 },
+      note: `${cutStreams.length} of ${streams.length} streams cut by the kill (on A through the balancer), ${downtimes.length} reopened on the survivor: down p50 ${round(percentile(downtimes, 0.5))} ms, max ${round(downtimes.at(-1) ?? 0)} ms (a browser's ${RECONNECT_MS / 1000} s retry included); ${gaps} told they have a gap (resumed from A's pushes: their pages reload)` },
     { name: `${sessions.length} people, 2 instances, one killed -9: payouts duplicated`, value: held.duplicates.length, unit: 'payouts', target: { op: '<', value: 1 },
       note: held.duplicates.slice(0, 3).join('; ') || `${result.references.length} payouts tried, ${held.settled} held exactly once at the gateway and in the ledger, none twice` },
   ];

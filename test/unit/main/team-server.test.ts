@@ -84,8 +84,8 @@ describe('passwords', () => {
 });
 
 describe('a server-sent event stream, read by a desk', () => {
-  it('yields each frame with its event and id, joins data lines, and skips comments and heartbeats, across chunk boundaries', async () => {
-    const text = ': connected\n\nid: 7\nevent: payouts:payout-changed\ndata: {"a":1}\n\n: heartbeat\n\nid: 8\nevent: x:y\ndata: line one\ndata: line two\n\n';
+  it('yields each frame with its event and id (an id alone too: where a reconnect resumes), joins data lines, and skips comments and heartbeats, across chunk boundaries', async () => {
+    const text = ': connected\n\nid: 6\n\nid: 7\nevent: payouts:payout-changed\ndata: {"a":1}\n\n: heartbeat\n\nid: 8\nevent: x:y\ndata: line one\ndata: line two\n\n';
     const chunks = [text.slice(0, 20), text.slice(20, 61), text.slice(61)];
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -96,6 +96,7 @@ describe('a server-sent event stream, read by a desk', () => {
     const frames = [];
     for await (const frame of serverSentEvents(body)) frames.push(frame);
     expect(frames).toEqual([
+      { event: null, id: '6', data: '' },
       { event: 'payouts:payout-changed', id: '7', data: '{"a":1}' },
       { event: 'x:y', id: '8', data: 'line one\nline two' },
     ]);

@@ -207,7 +207,7 @@ export class TeamLink implements DeskTeamLink {
   }
 }
 
-/** Frames of a server-sent event stream: its event name, id and data (comments and heartbeats dropped). */
+/** Frames of a server-sent event stream: its event name, id and data (comments and heartbeats dropped; an id alone is a frame, with no event and no data). */
 export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string | null; id: string | null; data: string }> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -228,7 +228,8 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
         else if (field === 'id') id = value;
         else if (field === 'data') data.push(value);
       }
-      if (data.length > 0) yield { event, id, data: data.join('\n') };
+      // A frame of an id alone moves where a reconnect resumes from (the stream's opening position).
+      if (data.length > 0 || id !== null) yield { event, id, data: data.join('\n') };
     }
   }
 }
