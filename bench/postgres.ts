@@ -12,7 +12,13 @@
 // profile aside); any difference stops the benchmark before it seeds.
 //   node --import tsx bench/postgres.ts [--payins N] [--payouts N] [--notifications N]
 //     [--samples 2000] [--connections 64] [--seconds 5] [--generators 1] [--warmup 1] [--timeout 840]
-//     [--scale 1m|10m] [--no-ingest] (the read targets: --scale 10m is `npm run bench -- --scale 10m --engine postgres`)
+//     [--scale 1m|10m] [--no-ingest] [--cold-start] [--keep] [--reuse-database URL] (the read targets: --scale 10m is `npm run bench -- --scale 10m --engine postgres`)
+// --cold-start also times the team server's cold start to its first pay-ins page in Chromium on the
+// seeded database (bench/team-cold-start.ts; needs the built out/main/server.js, as npm run bench makes it).
+// --keep leaves the seeded database behind after a run that finished (its name and URL printed; one
+// that failed or was stopped is still dropped), for another benchmark to read: the ten-million seeding
+// takes the better part of an hour. Drop it afterwards with `dropdb -h 127.0.0.1 -U postgres NAME`.
+// --reuse-database URL reads such a database again instead of seeding one (it is neither seeded nor dropped).
 // Each read is timed beside its floor, the same statements through `pg` alone, then a full
 // reconciliation (totals and every exception list read in full, as ledger-queries.ts on SQLite).
 import pg from 'pg';
@@ -23,8 +29,9 @@ import type { PostgresEngine } from '../src/main/ledger/engine/postgres';
 import { createRepositories, type Repositories } from '../src/main/ledger/repositories/index';
 import type { TransactionFilter } from '../src/main/ledger/repositories/transactions';
 import { startListener } from '../src/main/listener/server';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { arg, argText, bareServerLoad, log, percentile, prng, report, round, runLoad, timeFullReconciliation, withCpu, type Figure, type LoadResult } from './lib';
+import { teamColdStart, teamColdStartDir } from './team-cold-start';
 import { notificationRow, payinRow, payoutRow, rowDifferences, SEED_START, seeds, seedShape, writeThroughRepositories, type Row, type SeedSizes } from './seed-ledger';
 
 /** Rows per bulk statement (each column one array parameter). */
@@ -44,6 +51,9 @@ const READS = {
 };
 /** Each read's p99 at most this many times its floor's (the same SQL through pg alone). */
 const FLOOR_RATIO = 1.5;
+/** The profile the seeded rows belong to (how --reuse-database finds them). */
+const BENCH_PROFILE = 'bench';
+const reuse = argText('reuse-database', '');
 const INGEST_PER_S = 10_000;
 /** The listener's CPU per durable notification at most 2.2× the bare server's per request; its acknowledgement p99. */
 const CPU_RATIO_TARGET = 2.2;
@@ -343,15 +353,24 @@ async function run(database: TestDatabase, sizes: SeedSizes): Promise<Figure[]> 
     await client.connect();
     // For the index builds after the load: room to sort in memory (this session only).
     await client.query("SET maintenance_work_mem = '512MB'");
-    const repos = createRepositories(ledger, () => new Date(clock));
-    const bulk = new BulkWriter(client);
-    const profile = await repos.profiles.create({ name: 'bench', environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: 'bench-m', merchantSiteId: 'bench-s' });
-    const checked = await checkBulkRowsMatchRepositories(ledger, repos, (at) => (clock = at), bulk);
-    log(`bulk path checked against the repositories: ${checked}`);
-    const figures = await seed(ledger, bulk, client, profile.id, sizes);
-    figures.push({ name: 'PostgreSQL bulk rows = repositories\' rows', value: 1, unit: 'check', target: { op: '>=', value: 1 }, note: checked });
+    const figures: Figure[] = [];
+    let profileId: string;
+    if (reuse) {
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM profiles WHERE name = $1', [BENCH_PROFILE]);
+      profileId = rows[0]?.id ?? fail(`--reuse-database: ${database.name} has no profile named ${BENCH_PROFILE}: not a database this benchmark seeded`);
+      log(`--reuse-database: ${database.name} as it was seeded (seeding not measured)`);
+    } else {
+      const repos = createRepositories(ledger, () => new Date(clock));
+      const bulk = new BulkWriter(client);
+      profileId = (await repos.profiles.create({ name: BENCH_PROFILE, environment: 'local', baseUrl: 'http://127.0.0.1:9/api/v2', merchantId: 'bench-m', merchantSiteId: 'bench-s' })).id;
+      const checked = await checkBulkRowsMatchRepositories(ledger, repos, (at) => (clock = at), bulk);
+      log(`bulk path checked against the repositories: ${checked}`);
+      figures.push(...(await seed(ledger, bulk, client, profileId, sizes)));
+      figures.push({ name: 'PostgreSQL bulk rows = repositories\' rows', value: 1, unit: 'check', target: { op: '>=', value: 1 }, note: checked });
+    }
     const live = createRepositories(ledger);
-    figures.push(...(await measureReads(ledger, live, client, profile.id, arg('samples', 2_000), READS[argText('scale', '1m') === '10m' ? '10m' : '1m'])));
+    figures.push(...(await measureReads(ledger, live, client, profileId, arg('samples', 2_000), READS[argText('scale', '1m') === '10m' ? '10m' : '1m'])));
+    if (process.argv.includes('--cold-start')) figures.push(...(await teamColdStart(database.url)));
     if (!process.argv.includes('--no-ingest')) figures.push(...(await measureIngest(ledger, live, { connections: arg('connections', 64), seconds: arg('seconds', 5), generators: arg('generators', 1), warmup: arg('warmup', 1) })));
     return figures;
   } finally {
@@ -361,12 +380,18 @@ async function run(database: TestDatabase, sizes: SeedSizes): Promise<Figure[]> 
 }
 
 const sizes: SeedSizes = { payins: arg('payins', 1_000_000), payouts: arg('payouts', 200_000), notifications: arg('notifications', 1_000_000) };
-const stopCluster = await findPostgres();
-const database = await createTestDatabase();
+// --reuse-database: a database an earlier --keep run seeded, left as it is found (and its cold-start setup kept).
+const stopCluster = reuse ? undefined : await findPostgres();
+const database: TestDatabase = reuse ? { name: new URL(reuse).pathname.slice(1), url: reuse, drop: async () => undefined } : await createTestDatabase();
 log(`database ${database.name} on ${new URL(database.url).host}`);
 let cleaned: Promise<void> | undefined;
 const cleanUp = () =>
-  (cleaned ??= database.drop().catch((error: unknown) => log(`could not drop ${database.name}: ${String(error)}`)).finally(() => stopCluster?.()));
+  (cleaned ??= (async () => {
+    if (reuse) return;
+    rmSync(teamColdStartDir(database.url), { recursive: true, force: true });
+    await database.drop().catch((error: unknown) => log(`could not drop ${database.name}: ${String(error)}`));
+    stopCluster?.();
+  })());
 // bench/run.ts kills a child that overruns with SIGKILL, which leaves nothing a chance to drop the
 // database: stop first, and on a signal, dropping it (WITH FORCE ends this process's connections).
 const abort = (why: string) => {
@@ -375,9 +400,12 @@ const abort = (why: string) => {
 };
 const watchdog = setTimeout(() => abort(`over --timeout ${arg('timeout', 840)} s`), arg('timeout', 840) * 1000);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort(signal));
+let finished = false;
 try {
   report(await run(database, sizes));
+  finished = true;
 } finally {
   clearTimeout(watchdog);
-  await cleanUp();
+  if (finished && process.argv.includes('--keep')) log(`--keep: database ${database.name} kept (${database.url}); drop it with dropdb -h 127.0.0.1 -U postgres ${database.name}`);
+  else await cleanUp();
 }

@@ -10,7 +10,9 @@
 //   --reuse      keep the seeded ledger of an earlier run of the same sizes instead of seeding again
 //   --engine postgres  the ledger's reads on PostgreSQL at this scale (bench/postgres.ts alone: bulk seeding
 //                checked against the repositories, look-ups and pages beside the same SQL through pg alone,
-//                full reconciliation), e.g. `--scale 10m --engine postgres`; writes bench/results-SCALE-postgres.json
+//                full reconciliation, the team server's cold start in Chromium), e.g. `--scale 10m --engine postgres`; writes bench/results-SCALE-postgres.json;
+//                with --keep the seeded database is left behind (bench/postgres.ts prints its name), and
+//                --reuse-database URL reads it again instead of seeding (the ten-million seeding takes ~30 min)
 //   --only NAME  run only the benchmarks whose script name starts with NAME (e.g. `--only statements`),
 //                no seeding unless one of them needs the ledger; the results file is left as it was
 import { spawn } from 'node:child_process';
@@ -92,7 +94,8 @@ if (onPostgres && selected('postgres.ts')) {
   // The ledger's reads on PostgreSQL at this scale; the listener is measured by the default run (its cost does not depend on the ledger's size).
   const hours = scale === '10m' ? 4 : 1;
   outcomes.push(await bench('postgres.ts', ['--payins', String(sizes.payins), '--payouts', String(sizes.payouts), '--notifications', String(sizes.notifications),
-    '--scale', scale, '--samples', quick ? '500' : '5000', '--no-ingest', '--timeout', String(hours * 3600 - 60)], hours * 60 * 60_000));
+    '--scale', scale, '--samples', quick ? '500' : '5000', '--no-ingest', '--cold-start', '--timeout', String(hours * 3600 - 60), ...(process.argv.includes('--keep') ? ['--keep'] : []),
+    ...(argText('reuse-database', '') ? ['--reuse-database', argText('reuse-database', '')] : [])], hours * 60 * 60_000));
 }
 const seedMinutes = (performance.now() - seedStarted) / 60_000;
 if (!onPostgres && existsSync(ledger) && selected('ledger-queries.ts')) {

@@ -9,9 +9,9 @@
 // --phases also prints one timeline, in ms since the spawn: the main process's start-up and request
 // trace (PAYDESK_TRACE=1) and Chromium's navigation and resource timings.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser, processMemory, staticPageFloor } from './browser';
 import { argText, ensureBenchDir, log, percentile, report, root, round, type Figure } from './lib';
 
 /** The cold start at most this many times the static page's. */
@@ -27,11 +27,7 @@ const dataDir = mkdtempSync(path.join(ensureBenchDir(), 'web-'));
 // the ten-million ledger would take ~17 GB more disk and push itself out of the page cache.
 if (inPlace) symlinkSync(path.resolve(ledger), path.join(dataDir, 'ledger.sqlite'));
 else copyFileSync(ledger, path.join(dataDir, 'ledger.sqlite'));
-const browser = await chromium.launch({
-  executablePath: process.env.PAYDESK_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-const memory = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const browser = await launchBrowser();
 
 const t0 = performance.now();
 const t0Epoch = performance.timeOrigin + t0;
@@ -68,10 +64,10 @@ try {
   // Scroll the list a little and let main settle, so the peak includes a second page.
   await page.mouse.wheel(0, 4000);
   await new Promise((r) => setTimeout(r, 500));
-  const peak = child.pid ? memory(child.pid, 'VmHWM') : 0;
-  const rss = child.pid ? memory(child.pid, 'VmRSS') : 0;
+  const peak = child.pid ? processMemory(child.pid, 'VmHWM') : 0;
+  const rss = child.pid ? processMemory(child.pid, 'VmRSS') : 0;
   log(`web: address after ${round(listening)} ms, page loaded after ${round(loaded)} ms, first pay-ins page (${rows} rows) after ${round(rendered)} ms; main RSS ${round(rss)} MB, peak ${round(peak)} MB`);
-  const floor = await staticPageFloor();
+  const floor = await staticPageFloor(browser);
   log(`static page from a bare node:http server: address after ${round(floor.listening)} ms, first row after ${round(floor.rendered)} ms`);
   const figures: Figure[] = [
     { name: 'web cold start to first pay-ins page', value: round(rendered / 1000, 2), unit: 's', target: { op: '<', value: 1.0 }, baseline: round(floor.rendered / 1000, 3), note: `address printed after ${round(listening / 1000, 2)} s, page loaded after ${round(loaded / 1000, 2)} s; ${rows} rows rendered; Chromium already running` },
@@ -86,42 +82,6 @@ try {
   child.kill('SIGTERM');
   await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-/**
- * The floor of a cold start: a bare node:http server in a process of its own, spawned as web mode
- * is, serving one static page (a table named Pay-ins of 50 rows, inline); ms from the spawn to its
- * address printed and to its first row visible in a new page of the same browser.
- */
-async function staticPageFloor(): Promise<{ listening: number; rendered: number }> {
-  const rows = Array.from({ length: 50 }, (_, i) => `<div role="row" data-row-key="${i}"><span role="cell">pid-${i}</span><span role="cell">10.00 EUR</span></div>`).join('');
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Static</title></head><body><div role="table" aria-label="Pay-ins">${rows}</div></body></html>`;
-  const script = `const h=${JSON.stringify(html)};const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'text/html; charset=utf-8','content-length':Buffer.byteLength(h)});r.end(h)});s.listen(0,'127.0.0.1',()=>console.log('http://127.0.0.1:'+s.address().port+'/'))`;
-  const start = performance.now();
-  const server = spawn(process.execPath, ['-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('the static server printed no address within 10 s')), 10_000);
-      server.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[0]);
-        }
-      });
-    });
-    const listening = performance.now() - start;
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.getByRole('table', { name: 'Pay-ins' }).locator('[data-row-key]').first().waitFor();
-    const rendered = performance.now() - start;
-    await page.close();
-    return { listening, rendered };
-  } finally {
-    server.kill('SIGTERM');
-  }
 }
 
 /**
