@@ -152,7 +152,39 @@ describe('statements on PostgreSQL', () => {
 });
 
 describe('statements on PostgreSQL during a rolling upgrade', () => {
-  it.runIf(testEngine === 'postgres')('keep reading `*` after another instance adds a column to the table (they are never prepared)', async () => {
+  it.runIf(testEngine === 'postgres')('keep reading `*` outside a transaction after another instance adds a column: prepared until then, then refused once, run again unprepared and never prepared again', async () => {
+    ledger = await testLedger();
+    const { db, profile } = ledger;
+    // What the engine hands the driver: whether each run of the text was named (prepared).
+    const pool = (db as unknown as { pool: { query: (config: unknown) => Promise<unknown> } }).pool;
+    const original = pool.query.bind(pool);
+    const runs: { named: boolean; failed: boolean }[] = [];
+    const text = 'SELECT * FROM profiles WHERE id = $1';
+    pool.query = async (config: unknown) => {
+      const mine = typeof config === 'object' && config !== null && (config as { text?: string }).text === text;
+      try {
+        const result = await original(config);
+        if (mine) runs.push({ named: 'name' in (config as object), failed: false });
+        return result;
+      } catch (error) {
+        if (mine) runs.push({ named: 'name' in (config as object), failed: true });
+        throw error;
+      }
+    };
+    const read = () => db.get<Record<string, unknown>>('SELECT * FROM profiles WHERE id = ?', [profile.id]);
+    // Run a second time (the test ledger's set-up may have run it once already), it is named.
+    for (let i = 0; i < 3; i++) await read();
+    expect(runs.slice(1)).toEqual([{ named: true, failed: false }, { named: true, failed: false }]);
+    const other = await openReader(ledger.address);
+    await other.run('ALTER TABLE profiles ADD COLUMN added_by_a_newer_instance TEXT');
+    await other.close();
+    runs.length = 0;
+    expect(await read()).toMatchObject({ id: profile.id, added_by_a_newer_instance: null });
+    expect(await read()).toMatchObject({ id: profile.id, added_by_a_newer_instance: null });
+    expect(runs).toEqual([{ named: true, failed: true }, { named: false, failed: false }, { named: false, failed: false }]);
+  });
+
+  it.runIf(testEngine === 'postgres')('keep reading `*` in a transaction after another instance adds a column to the table (there they are never prepared)', async () => {
     ledger = await testLedger();
     const { db, profile } = ledger;
     const read = () => db.transaction(() => db.get<Record<string, unknown>>('SELECT * FROM profiles WHERE id = ?', [profile.id]));

@@ -37,6 +37,10 @@ const PREPARED = 300;
 const SEEN_ONCE = 2_000;
 /** A result of every column of a table (not count(*), nor a product). */
 const STAR_COLUMNS = /\b(?:SELECT|RETURNING)\s+(?:\w+\.)?\*|\b\w+\.\*/i;
+/** A read (a text whose columns are a `*` is one when it starts so; `RETURNING *` is a write's). */
+const STAR_READ = /^\s*SELECT\b/i;
+/** PostgreSQL's "cached plan must not change result type": a prepared statement whose table's shape changed. */
+const RESHAPED = '0A000';
 
 /**
  * Statements prepared once per connection rather than parsed and planned at every run: a text run
@@ -46,19 +50,28 @@ const STAR_COLUMNS = /\b(?:SELECT|RETURNING)\s+(?:\w+\.)?\*|\b\w+\.\*/i;
  * payouts tables, whose 16 indexes it weighs each time (a look-up by id: ~80 µs of CPU unprepared,
  * ~30 prepared). Texts run once stay unnamed, and so do those first repeated after PREPARED names
  * are given (names are never freed; an IN list of each length is a text of its own); texts without
- * parameters (migrations, several statements in one) run as they are. Nor is a text whose columns
- * are a `*` (`SELECT *`, `RETURNING *`, `i.*`) named: during a rolling upgrade a newer instance may
- * add a column to its table (docs/team.md, "Upgrade"), and PostgreSQL refuses to run a prepared
- * statement whose result changed shape ("cached plan must not change result type"); planned anew
- * at each run, it just returns the new column too.
+ * parameters (migrations, several statements in one) run as they are.
+ *
+ * A text whose columns are a `*` (`SELECT *`, `RETURNING *`, `i.*`) may change shape: during a
+ * rolling upgrade a newer instance may add a column to its table (docs/team.md, "Upgrade"), and
+ * PostgreSQL then refuses to run a statement prepared before ("cached plan must not change result
+ * type", 0A000). Such a text is named only as a read outside a transaction (the screens' look-ups
+ * and pages, whose planning is most of their cost): when one is refused so, it runs again unnamed
+ * and is never named again, which nothing can notice (a read changed nothing, and no transaction was
+ * spoiled by the error). In a transaction, or as a write (`RETURNING *`), it is planned anew at each
+ * run and just returns the new column too.
  */
 class StatementNames {
   private readonly names = new Map<string, string>();
   private readonly seenOnce = new Set<string>();
+  /** `*` texts a prepared run of which was refused for a changed shape. */
+  private readonly reshaped = new Set<string>();
 
-  nameFor(text: string, values: readonly unknown[]): string | undefined {
+  /** `mayReshape`: the text is a `*` read run outside a transaction (named, it may be refused once, see above). */
+  nameFor(text: string, values: readonly unknown[], mayReshape: boolean): string | undefined {
+    if (STAR_COLUMNS.test(text) && (!mayReshape || this.reshaped.has(text))) return undefined;
     const named = this.names.get(text);
-    if (named !== undefined || values.length === 0 || this.names.size >= PREPARED || STAR_COLUMNS.test(text)) return named;
+    if (named !== undefined || values.length === 0 || this.names.size >= PREPARED) return named;
     if (this.seenOnce.delete(text)) {
       const name = `paydesk_${this.names.size + 1}`;
       this.names.set(text, name);
@@ -67,6 +80,11 @@ class StatementNames {
     if (this.seenOnce.size >= SEEN_ONCE) this.seenOnce.clear();
     this.seenOnce.add(text);
     return undefined;
+  }
+
+  /** A `*` text's prepared run was refused for a changed shape: unnamed from now on. */
+  reshape(text: string): void {
+    this.reshaped.add(text);
   }
 }
 
@@ -94,11 +112,6 @@ export class PostgresEngine implements LedgerEngine {
     return new PostgresEngine(pool, location, connectionConfig);
   }
 
-  /** The client of the transaction the caller runs in, else the pool (each statement its own transaction). */
-  private target(): Queryable {
-    return currentTransaction<PostgresTransaction>(this)?.client ?? this.pool;
-  }
-
   async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
     return (await this.query<T>(sql, params)).rows;
   }
@@ -111,10 +124,21 @@ export class PostgresEngine implements LedgerEngine {
     return (await this.query(sql, params)).rowCount ?? 0;
   }
 
-  private query<T>(sql: string, params: SqlParams | undefined): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  private async query<T>(sql: string, params: SqlParams | undefined): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     const { text, values } = numbered(sql, params);
-    const name = this.names.nameFor(text, values);
-    return this.target().query<T & pg.QueryResultRow>(name === undefined ? { text, values } : { name, text, values });
+    // The client of the transaction the caller runs in, else the pool (each statement its own transaction).
+    const tx = currentTransaction<PostgresTransaction>(this);
+    const target: Queryable = tx?.client ?? this.pool;
+    const mayReshape = !tx && STAR_COLUMNS.test(text) && STAR_READ.test(text);
+    const name = this.names.nameFor(text, values, mayReshape);
+    if (name === undefined) return target.query<T & pg.QueryResultRow>({ text, values });
+    try {
+      return await target.query<T & pg.QueryResultRow>({ name, text, values });
+    } catch (error) {
+      if (!mayReshape || (error as { code?: string }).code !== RESHAPED) throw error;
+      this.names.reshape(text);
+      return target.query<T & pg.QueryResultRow>({ text, values });
+    }
   }
 
   async lock(name: LedgerLock): Promise<void> {
