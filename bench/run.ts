@@ -14,7 +14,8 @@
 //                with --keep the seeded database is left behind (bench/postgres.ts prints its name), and
 //                --reuse-database URL reads it again instead of seeding (the ten-million seeding takes ~30 min)
 //   --only NAME  run only the benchmarks whose script name starts with NAME (e.g. `--only statements`),
-//                no seeding unless one of them needs the ledger; the results file is left as it was
+//                no seeding unless one of them needs the ledger; the results file is left as it was, and
+//                the figures go to bench/results.only-NAME.json
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -155,8 +156,11 @@ const results = {
   errors,
 };
 if (only !== '') {
-  // A partial run would replace the full run's figures that the next full run compares with.
-  process.stdout.write(`\n--only ${only}: ${path.relative(root, resultsFile)} left as it was (${rows.filter((r) => r.pass === false).length} targets missed)\n`);
+  // A partial run would replace the full run's figures that the next full run compares with: its
+  // figures (notes included) go to a file of their own.
+  const onlyFile = resultsFile.replace(/\.json$/, `.only-${only.replace(/[^\w.-]/g, '_')}.json`);
+  writeFileSync(onlyFile, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`\n--only ${only}: ${path.relative(root, resultsFile)} left as it was; wrote ${path.relative(root, onlyFile)} (${rows.filter((r) => r.pass === false).length} targets missed)\n`);
 } else {
   if (existsSync(resultsFile)) renameSync(resultsFile, resultsFile.replace(/\.json$/, '.previous.json'));
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
