@@ -30,6 +30,8 @@ export interface TeamTestServer {
   servedAs(client: TeamClient): Promise<(channel: string, input?: unknown) => Promise<Envelope<unknown>>>;
   /** Adds a person straight through the service (as `create-admin` does for the first one). */
   addPerson(username: string, role: TeamRole, password?: string): Promise<{ id: string; username: string; password: string }>;
+  /** Its HTTP side stopped and started again on the same address: its pushes numbered anew, as after a restart. */
+  restartHttp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,11 +92,15 @@ export async function startTeamTestServer(dataDir: string, options: TeamTestServ
   });
   const team = core.team;
   if (!team) throw new Error('no team server');
-  const server = await startTeamHttp({ dispatch: core.dispatch, events, team: team.service, authorizer: team.authorizer, rendererDir: rendererStub(dataDir), host: '127.0.0.1', port: 0, secureCookies: false, refusal: () => core.drain.refusal(), health: core.health, metrics: { metrics: core.metrics, token: options.metricsToken }, log: options.log ?? silentLogger });
+  const startHttp = (port: number) =>
+    startTeamHttp({ dispatch: core.dispatch, events, team: team.service, authorizer: team.authorizer, rendererDir: rendererStub(dataDir), host: '127.0.0.1', port, secureCookies: false, refusal: () => core.drain.refusal(), health: core.health, metrics: { metrics: core.metrics, token: options.metricsToken }, log: options.log ?? silentLogger });
+  let server = await startHttp(0);
   started.http = server;
   return {
     core,
-    http: server,
+    get http() {
+      return server;
+    },
     origin: server.origin,
     key,
     database: base.database,
@@ -108,6 +114,11 @@ export async function startTeamTestServer(dataDir: string, options: TeamTestServ
       const user = await team.service.createAdminFromCommandLine({ username, displayName: username, password });
       if (role !== 'admin') await core.ledger.run('UPDATE team_users SET role = ? WHERE id = ?', [role, user.id]);
       return { id: user.id, username, password };
+    },
+    async restartHttp() {
+      await server.close();
+      server = await startHttp(Number(new URL(server.origin).port));
+      started.http = server;
     },
     async close() {
       await server.close();

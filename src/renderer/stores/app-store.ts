@@ -47,6 +47,8 @@ export function createAppStore(api: ApiClient, team: TeamSession | null = null) 
     // A desk that signed in to a team server (or left it, or lost its session) shows other data now: read it all again.
     if (before && before.mode !== session.mode) window.location.reload();
   });
+  // A desk's team server came back unable to replay what its stream missed: read it all again.
+  api.on('team:pushes-missed', () => window.location.reload());
   return store;
 }
 

@@ -121,5 +121,10 @@ export const teamContract = {
   },
   push: {
     'team:session-changed': teamSessionSchema,
+    /**
+     * A linked desk's event stream came back on a server process that cannot replay what the desk
+     * missed meanwhile (the team server restarted, or another instance took over): every screen reads again.
+     */
+    'team:pushes-missed': z.object({}).strict(),
   },
 } as const;

@@ -1,8 +1,8 @@
 // A desk signs in to a team server and then works on the server's ledger: its calls go
 // to the server as that person (role enforced there), the server's pushes reach its screens, its
 // session token is kept in its secret store (the OS keychain; never the password), a restart
-// picks the session up again, and a session the server ends takes the desk back to its own ledger,
-// saying why. Only https (or http on this machine) is accepted for a team server.
+// picks the session up again, a stream back on a restarted server tells the screens to read again,
+// and a session the server ends takes the desk back to its own ledger, saying why. Only https (or http on this machine) is accepted for a team server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src/main/core';
 import { EventBus } from '../../../src/main/services/event-bus';
@@ -86,6 +86,34 @@ describe('a desk on a team server', () => {
     await desk.close();
     desk = await startDesk();
     expect(await call('team:get-session')).toMatchObject({ mode: 'connected', person: { username: 'bob' } });
+  });
+
+  it('tells its screens to read everything again when its stream comes back on a server process that cannot replay what it missed', async () => {
+    const told: string[] = [];
+    screens.subscribe((channel, payload) => {
+      if (channel === 'team:pushes-missed') told.push(channel);
+      if (channel === 'payouts:payout-changed') told.push((payload as { merchantReference: string }).merchantReference);
+    });
+    // The stream is open and has its position (the frame every stream opens with).
+    const alice = await desktopClient(server.origin, 'alice');
+    await alice.value('settings:update', { theme: 'dark' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(told).not.toContain('team:pushes-missed');
+    // The team server restarts (its pushes numbered anew), at the same address; meanwhile a payout is made.
+    await server.restartHttp();
+    const form = payoutForm('fps', { amount: '4.56' });
+    const review = await alice.value<{ reviewId: string; payout: { merchantReference: string } }>('payouts:review', form);
+    await alice.value('payouts:create', { ...form, merchantReference: review.payout.merchantReference, reviewId: review.reviewId, confirmed: true });
+    // The desk reconnects (1 s later), from the old process's position: it is told it has a gap.
+    await waitFor(async () => told, (list) => list.includes('team:pushes-missed'), 'the desk to be told its stream missed pushes', 10_000);
+    // And it is linked still: the server's pushes reach it again.
+    expect(await call('team:get-session')).toMatchObject({ mode: 'connected', person: { username: 'bob' } });
+    const next = payoutForm('fps', { amount: '7.89' });
+    const again = await alice.value<{ reviewId: string; payout: { merchantReference: string } }>('payouts:review', next);
+    told.length = 0;
+    await alice.value('payouts:create', { ...next, merchantReference: again.payout.merchantReference, reviewId: again.reviewId, confirmed: true });
+    await waitFor(async () => told, (list) => list.includes(again.payout.merchantReference), 'a push after the restart to reach the desk', 10_000);
+    expect(told).not.toContain('team:pushes-missed');
   });
 
   it('goes back to its own ledger when the server ends its session, saying why', async () => {

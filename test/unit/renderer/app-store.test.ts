@@ -2,7 +2,7 @@
 // read is on its way (another window changed the theme) is not overwritten by that older read (the
 // e2e "switches theme ... pushes it to other windows" failed one run in three on this race); of two
 // profile reads, the older answer arriving last does not win.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../../src/renderer/api/client';
 import { createAppStore } from '../../../src/renderer/stores/app-store';
 import { createProfilesStore } from '../../../src/renderer/stores/profiles-store';
@@ -45,6 +45,24 @@ describe('the app store', () => {
     expect(store.getState().settings).toEqual({ theme: 'light' });
     push('settings:settings-changed', { theme: 'dark' });
     expect(store.getState().settings).toEqual({ theme: 'dark' });
+  });
+});
+
+describe('the app store on a desk linked to a team server', () => {
+  it('reloads the window when the server could not replay the pushes its stream missed, and not on a session push of the same mode', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('window', { location: { reload } });
+    try {
+      const { api, push } = fakeApi(Promise.resolve({ theme: 'light' }));
+      const store = createAppStore(api);
+      await store.getState().load();
+      push('team:session-changed', { mode: 'desk', person: null });
+      expect(reload).not.toHaveBeenCalled();
+      push('team:pushes-missed', {});
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

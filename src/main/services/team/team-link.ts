@@ -8,6 +8,7 @@
 import type { Envelope, PushChannel, TeamConnectInput, TeamSession } from '../../../shared/contract';
 import { isPushChannel } from '../../../shared/contract';
 import { errorMessage } from '../../../shared/error-message';
+import { STREAM_GAP_EVENT } from '../../../shared/web-stream';
 import type { Dispatch } from '../../ipc/dispatcher';
 import type { SettingsRepository } from '../../ledger/repositories/settings';
 import type { Logger } from '../../logger';
@@ -196,7 +197,9 @@ export class TeamLink implements DeskTeamLink {
         attempt = 0;
         for await (const frame of serverSentEvents(response.body)) {
           if (frame.id) lastId = frame.id;
-          if (frame.event && isPushChannel(frame.event)) this.deps.events.publish(frame.event as PushChannel, JSON.parse(frame.data) as never);
+          // Back on a server process that cannot replay what this desk missed: its screens read again.
+          if (frame.event === STREAM_GAP_EVENT) this.deps.events.publish('team:pushes-missed', {});
+          else if (frame.event && isPushChannel(frame.event)) this.deps.events.publish(frame.event as PushChannel, JSON.parse(frame.data) as never);
         }
       } catch (error) {
         if (linked.stream.signal.aborted) return;
