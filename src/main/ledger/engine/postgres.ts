@@ -62,18 +62,23 @@ const RESHAPED = '0A000';
  * run and just returns the new column too.
  */
 class StatementNames {
-  private readonly names = new Map<string, string>();
+  /** Each named text's name, and whether its columns are a `*` (then `reshaped` once refused for a changed shape). */
+  private readonly names = new Map<string, NamedText>();
   private readonly seenOnce = new Set<string>();
-  /** `*` texts a prepared run of which was refused for a changed shape. */
-  private readonly reshaped = new Set<string>();
 
-  /** `mayReshape`: the text is a `*` read run outside a transaction (named, it may be refused once, see above). */
-  nameFor(text: string, values: readonly unknown[], mayReshape: boolean): string | undefined {
-    if (STAR_COLUMNS.test(text) && (!mayReshape || this.reshaped.has(text))) return undefined;
+  /**
+   * The name to run `text` under, if any. A `*` text is named only as a read outside a transaction
+   * (see above), and not at all once refused for a changed shape; whether a text is one is looked at
+   * once, before it is named, so a named text costs one look-up per run.
+   */
+  nameFor(text: string, values: readonly unknown[], inTransaction: boolean): NamedText | undefined {
     const named = this.names.get(text);
-    if (named !== undefined || values.length === 0 || this.names.size >= PREPARED) return named;
+    if (named !== undefined) return named.star && (inTransaction || named.reshaped) ? undefined : named;
+    if (values.length === 0 || this.names.size >= PREPARED) return undefined;
+    const star = STAR_COLUMNS.test(text);
+    if (star && (inTransaction || !STAR_READ.test(text))) return undefined;
     if (this.seenOnce.delete(text)) {
-      const name = `paydesk_${this.names.size + 1}`;
+      const name: NamedText = { name: `paydesk_${this.names.size + 1}`, star, reshaped: false };
       this.names.set(text, name);
       return name;
     }
@@ -81,11 +86,14 @@ class StatementNames {
     this.seenOnce.add(text);
     return undefined;
   }
+}
 
-  /** A `*` text's prepared run was refused for a changed shape: unnamed from now on. */
-  reshape(text: string): void {
-    this.reshaped.add(text);
-  }
+interface NamedText {
+  name: string;
+  /** Its columns are a `*`: a read run outside transactions, which a rolling upgrade may reshape. */
+  star: boolean;
+  /** A prepared run of it was refused for a changed shape: unnamed from now on. */
+  reshaped: boolean;
 }
 
 interface PostgresTransaction extends OpenTransaction {
@@ -129,14 +137,14 @@ export class PostgresEngine implements LedgerEngine {
     // The client of the transaction the caller runs in, else the pool (each statement its own transaction).
     const tx = currentTransaction<PostgresTransaction>(this);
     const target: Queryable = tx?.client ?? this.pool;
-    const mayReshape = !tx && STAR_COLUMNS.test(text) && STAR_READ.test(text);
-    const name = this.names.nameFor(text, values, mayReshape);
-    if (name === undefined) return target.query<T & pg.QueryResultRow>({ text, values });
+    const named = this.names.nameFor(text, values, tx !== undefined);
+    if (named === undefined) return target.query<T & pg.QueryResultRow>({ text, values });
     try {
-      return await target.query<T & pg.QueryResultRow>({ name, text, values });
+      return await target.query<T & pg.QueryResultRow>({ name: named.name, text, values });
     } catch (error) {
-      if (!mayReshape || (error as { code?: string }).code !== RESHAPED) throw error;
-      this.names.reshape(text);
+      // Only a `*` read outside a transaction is named and may be refused so: nothing was done, nothing spoiled.
+      if (!named.star || (error as { code?: string }).code !== RESHAPED) throw error;
+      named.reshaped = true;
       return target.query<T & pg.QueryResultRow>({ text, values });
     }
   }
