@@ -1,17 +1,10 @@
-// Shared by the cold-start benchmarks (web-cold-start.ts, team-cold-start.ts): Chromium as the
-// tests run it, the floor every cold start is judged against, and a process's memory from /proc.
+// Shared by the cold-start benchmarks (web-cold-start.ts, team-cold-start.ts): the floor every cold
+// start is judged against, and a process's memory from /proc. Chromium is launched as the e2e tests
+// launch it (test/e2e/harness.ts).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { root } from './lib';
-
-/** Debian's Chromium with the flags this machine needs (never a downloaded browser). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.PAYDESK_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
 
 /** A process's resident memory in MB: VmHWM its peak, VmRSS now. */
 export function processMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number {

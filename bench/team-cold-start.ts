@@ -12,10 +12,10 @@
 // bench/postgres.ts --cold-start runs it on the database it seeded (`npm run bench -- --engine postgres`).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../test/e2e/harness';
+import { freePort, launchBrowser } from '../test/e2e/harness';
 import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamToken, type TeamServerProcess } from '../test/e2e/team-harness';
-import { signIn } from '../test/helpers/team';
-import { launchBrowser, processMemory, staticPageFloor } from './browser';
+import { browserSession } from '../test/helpers/team';
+import { processMemory, staticPageFloor } from './browser';
 import { argText, ensureBenchDir, log, report, root, round, type Figure } from './lib';
 
 /** The cold start at most this many times the static page's. */
@@ -49,9 +49,7 @@ export async function teamColdStart(database: string, screenshot?: string): Prom
     const admin = await teamToken(server.origin, 'alice');
     const { users } = await teamCall<{ users: { username: string }[] }>(server.origin, admin, 'team:list-users');
     if (!users.some((user) => user.username === USERNAME)) await teamCall(server.origin, admin, 'team:create-user', { username: USERNAME, displayName: 'Cold Start', role: 'finance', password: TEAM_PASSWORD });
-    const answer = await signIn(server.origin, { username: USERNAME, password: TEAM_PASSWORD });
-    if (!answer.cookie) throw new Error(`sign-in of ${USERNAME}: ${JSON.stringify(answer.body)}`);
-    const [name, value] = answer.cookie.split('=') as [string, string];
+    const [name, value] = (await browserSession(server.origin, USERNAME, TEAM_PASSWORD)).split('=') as [string, string];
     await server.stop();
 
     // The timed start, on a port the browser has not seen (no connection kept from the visit).

@@ -38,7 +38,7 @@ import { STREAM_GAP_EVENT } from '../src/shared/web-stream';
 import { readEvents, startEmulatorProcess, startLoadBalancer, type EventReader } from '../test/e2e/scale-out-harness';
 import { freePort } from '../test/e2e/harness';
 import { prepareTeamServer, startTeamServer, TEAM_PASSWORD, teamCall, teamDispatch, teamToken, type TeamServerProcess, type TeamServerSetup } from '../test/e2e/team-harness';
-import { cookieCall, signIn } from '../test/helpers/team';
+import { browserSession, cookieCall } from '../test/helpers/team';
 import { createTestDatabase } from '../test/helpers/test-database';
 import { batchRows, gatewayPayoutsByReference, getBatch, uploadBatch } from '../test/integration/batches/helpers';
 import { must } from '../test/helpers/calls';
@@ -190,13 +190,6 @@ async function prepareCluster(): Promise<Cluster> {
   return cluster;
 }
 
-/** A browser's session: signed in with the form's call, its cookie kept. */
-async function browserSession(origin: string, username: string): Promise<string> {
-  const answer = await signIn(origin, { username, password: TEAM_PASSWORD });
-  if (!answer.cookie) throw new Error(`sign-in of ${username}: ${JSON.stringify(answer.body)}`);
-  return answer.cookie;
-}
-
 async function browserCall<T>(origin: string, cookie: string, channel: string, input: unknown): Promise<T> {
   const { body } = await cookieCall(origin, cookie, channel, input);
   if (!body.ok) throw new Error(`${channel}: ${body.error.message}`);
@@ -207,13 +200,13 @@ const ROLES = ['finance', 'support', 'approver', 'developer', 'admin'] as const;
 
 /** Part 1: one admin's profile renames, timed to each other person's stream. */
 async function measurePushes(origin: string): Promise<Figure[]> {
-  const adminCookie = await browserSession(origin, 'alice');
+  const adminCookie = await browserSession(origin, 'alice', TEAM_PASSWORD);
   const people = Array.from({ length: clients - 1 }, (_, i) => `person${i + 1}`);
   for (const [i, username] of people.entries()) {
     await browserCall(origin, adminCookie, 'team:create-user', { username, displayName: `Person ${i + 1}`, role: ROLES[i % ROLES.length], password: TEAM_PASSWORD });
   }
   const others: EventReader[] = [];
-  for (const username of people) others.push(await readEvents(origin, { cookie: await browserSession(origin, username) }));
+  for (const username of people) others.push(await readEvents(origin, { cookie: await browserSession(origin, username, TEAM_PASSWORD) }));
   const own = await readEvents(origin, { cookie: adminCookie });
   step(`${clients} browsers signed in, their streams open`);
   const profile = await browserCall<{ id: string }>(origin, adminCookie, 'profiles:create', { name: 'Bench shop', environment: 'sandbox', baseUrl: 'https://sandbox.example.com/api/', merchantId: 'm-bench', merchantSiteId: 's-bench' });
@@ -482,7 +475,7 @@ async function work(origin: string, sessions: { cookie: string; finance: boolean
 
 /** Part 4: --people at work on instance A, with a batch running and notifications at --notify-rate/s; then the bare floor. */
 async function measurePeopleAtWork(origin: string): Promise<{ figures: Figure[]; sessions: { cookie: string; finance: boolean }[]; profileId: string; floorP99: number }> {
-  const adminCookie = await browserSession(origin, 'alice');
+  const adminCookie = await browserSession(origin, 'alice', TEAM_PASSWORD);
   const profiles = await browserCall<{ id: string; environment: string; notificationUrl: string }[]>(origin, adminCookie, 'profiles:list', undefined);
   const local = profiles.find((p) => p.environment === 'local') as { id: string; notificationUrl: string };
   const sessions: { cookie: string; finance: boolean }[] = [];
@@ -493,7 +486,7 @@ async function measurePeopleAtWork(origin: string): Promise<{ figures: Figure[];
     const username = `worker${i + 1}`;
     const finance = i % 5 === 0;
     await browserCall(origin, adminCookie, 'team:create-user', { username, displayName: `Worker ${i + 1}`, role: finance ? 'finance' : (['support', 'approver', 'developer'] as const)[i % 3], password: TEAM_PASSWORD });
-    const cookie = await browserSession(origin, username);
+    const cookie = await browserSession(origin, username, TEAM_PASSWORD);
     streams.push(await timePushes(origin, cookie, i, created, pushes));
     sessions.push({ cookie, finance });
   }

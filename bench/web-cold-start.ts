@@ -11,7 +11,8 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, processMemory, staticPageFloor } from './browser';
+import { launchBrowser } from '../test/e2e/harness';
+import { processMemory, staticPageFloor } from './browser';
 import { argText, ensureBenchDir, log, percentile, report, root, round, type Figure } from './lib';
 
 /** The cold start at most this many times the static page's. */

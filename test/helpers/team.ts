@@ -140,6 +140,13 @@ export async function signIn(origin: string, body: Record<string, unknown>): Pro
   return { status: response.status, body: (await response.json()) as SignInAnswer['body'], cookie: cookie ? cookie.split(';')[0]! : null, retryAfter: response.headers.get('retry-after') };
 }
 
+/** A browser's session: signed in with the form's call, its cookie (`name=value`) kept; throws with the answer when refused. */
+export async function browserSession(origin: string, username: string, password: string): Promise<string> {
+  const answer = await signIn(origin, { username, password });
+  if (!answer.cookie) throw new Error(`sign-in of ${username}: ${JSON.stringify(answer.body)}`);
+  return answer.cookie;
+}
+
 /** A signed-in person's calls: as a desktop (bearer token). */
 export interface TeamClient {
   token: string;
