@@ -4,6 +4,7 @@
 // a port (BatchStarter, the batches' approvals) instead of a late binding.
 // A new service: build it below from what it needs, hand it to createHandlers, and, if it runs
 // anything (a timer, a subscription, a socket), give it a step in startup.ts.
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator } from '../../emulator/index';
@@ -252,8 +253,9 @@ export function wireServices(ledger: Ledger, instanceId: string, options: CoreOp
   // What a gateway said of the key it reads payouts by (merchantReference or only payout_id), kept in the ledger.
   const referenceReads = new ReferenceReads(repos);
   const reader = new StatusReader({ repos, sessions: gateways, limiter: readLimiter, now, maxRateLimitRetries: options.verification?.maxRateLimitRetries, referenceReads, onRead: (result) => metrics.statusRead(result) });
-  // A live payout, batch or resume is sent only with the proof of its review.
-  const reviews = new ReviewGate({ clock: systemClock, ids: randomIds });
+  // A live payout, batch or resume is sent only with the proof of its review, kept in the ledger:
+  // a team server's instances key its digests alike (a key derived from their envelope key).
+  const reviews = new ReviewGate({ reviews: repos.reviews, key: options.team ? options.team.key.derive('send reviews') : randomBytes(32), clock: systemClock, ids: randomIds });
   // What needs a second step before it is sent: another person's approval on a team server, the typed amount on a desk.
   const approvalPolicies = new ApprovalPoliciesService({ repos, team: team !== undefined, publish: (list) => events.publish('approvals:policies-changed', list) });
   // Transactions whose notifications cannot arrive are polled (StatusPolls).

@@ -67,6 +67,7 @@ export const TABLES_NOT_COPIED: Record<string, string> = {
   notice_channels: "a team server's channel status",
   push_relay: "PostgreSQL's pushes between a team server's instances, kept for seconds",
   team_sign_in_addresses: "a team server's people's sign-in addresses (its security notices)",
+  send_reviews: 'proofs of minutes that a person reviewed a send, keyed by the process or server that made them',
   decline_rate_alerts: 'whether a decline rate was told high: counted again from the copied statuses',
 };
 

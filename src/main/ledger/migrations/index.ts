@@ -36,6 +36,7 @@ import { migration0023 } from './0023_notices';
 import { migration0024 } from './0024_watch_indexes';
 import { migration0025 } from './0025_notice_watches';
 import { migration0026 } from './0026_staged_occurrence';
+import { migration0027 } from './0027_send_reviews';
 import type { PostgresMigration } from './postgres/index';
 import { postgres0001 } from './postgres/0001_schema';
 import { postgres0002 } from './postgres/0002_ledger_copies';
@@ -51,6 +52,7 @@ import { postgres0011 } from './postgres/0011_notices';
 import { postgres0012 } from './postgres/0012_watch_indexes';
 import { postgres0013 } from './postgres/0013_notice_watches';
 import { postgres0014 } from './postgres/0014_staged_occurrence';
+import { postgres0015 } from './postgres/0015_send_reviews';
 
 export type { PostgresMigration } from './postgres/index';
 
@@ -115,6 +117,9 @@ export const steps: readonly MigrationStep[] = [
   // A column that may be null (a staged line's occurrence): Paydesk before it stages lines without
   // it and counts every line's occurrence itself; this Paydesk counts the lines staged without one.
   { compatibleWithPrevious: true, sqlite: migration0026, postgres: postgres0014 },
+  // A table of its own (the reviews live sends redeem): Paydesk before it keeps its reviews in its
+  // process and never reads the table; a review one made is refused by the other ("review again").
+  { compatibleWithPrevious: true, sqlite: migration0027, postgres: postgres0015 },
 ];
 
 /** An engine's migration as its opener applies it: with its step's declaration. */

@@ -21,6 +21,7 @@ import { PayinsRepository, type PayinRecord } from './payins';
 import { PayoutsRepository, type PayoutRecord } from './payouts';
 import type { StatusColumns } from './transactions';
 import { ProfilesRepository } from './profiles';
+import { ReviewsRepository } from './reviews';
 import { SettingsRepository } from './settings';
 import { StatusReadsRepository } from './status-reads';
 import { ServerSecretsRepository, TeamRepository } from './team';
@@ -61,6 +62,8 @@ export interface Repositories {
   approvals: ApprovalsRepository;
   approvalPolicies: ApprovalPoliciesRepository;
   instances: InstancesRepository;
+  /** The reviews live sends redeem (services/payments/review-gate.ts), honoured by every instance. */
+  reviews: ReviewsRepository;
   /** Statements (docs/statements.md): files and imports, settlement and bank lines, their break queues. */
   statementFiles: StatementFilesRepository;
   settlementLines: SettlementLinesRepository;
@@ -130,6 +133,7 @@ export function createRepositories(db: Sql, now: Clock = systemClock, options: R
     approvals: new ApprovalsRepository(db, now),
     approvalPolicies: new ApprovalPoliciesRepository(db, now),
     instances: new InstancesRepository(db, now),
+    reviews: new ReviewsRepository(db),
     statementFiles: new StatementFilesRepository(db),
     settlementLines: new SettlementLinesRepository(db),
     bankLines: new BankLinesRepository(db),

@@ -138,7 +138,7 @@ export class ApprovalService {
       throw new ServiceError('conflict', `A payout with merchantReference ${body.merchantReference} already awaits approval.`, { merchantReference: 'already awaits approval' });
     }
     // The maker reviewed exactly this body, whatever the environment.
-    this.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), 'live');
+    await this.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), 'live');
     const reviewed = reviewedPayout(body as unknown as Record<string, unknown>);
     return this.submit(maker, profile, {
       kind: 'payout',
@@ -159,7 +159,7 @@ export class ApprovalService {
     const need = await this.deps.policies.forBatch(subject.profile, subject.totals);
     if (need.step !== 'approval') throw new ServiceError('conflict', `Batch ${input.id} does not need approval: start it.`);
     if (await this.deps.repos.approvals.awaitingFor('batch', subject.profile.id, String(input.id))) throw new ServiceError('conflict', `Batch ${input.id} already awaits approval.`);
-    this.deps.reviews.redeem({ reviewId: input.reviewId, confirmed: input.confirmed }, { kind: 'batch_start', profileId: subject.profile.id, content: subject.content }, 'live');
+    await this.deps.reviews.redeem({ reviewId: input.reviewId, confirmed: input.confirmed }, { kind: 'batch_start', profileId: subject.profile.id, content: subject.content }, 'live');
     const totals = subject.totals.map((t) => ({ ...t, amount: amountText(t.amount, t.currency) }));
     return this.submit(maker, subject.profile, {
       kind: 'batch',

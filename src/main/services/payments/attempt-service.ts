@@ -118,7 +118,7 @@ export class AttemptService {
     if (attempt.state === 'succeeded' || attempt.state === 'rejected') throw new ServiceError('conflict', `This payout attempt is already settled (${attempt.state}): nothing would be resent.`, { key: `is ${attempt.state}` });
     const body = parseObject(attempt.requestBody) ?? {};
     return {
-      ...reviews.issue(resumeReviewSubject(attempt)),
+      ...(await reviews.issue(resumeReviewSubject(attempt))),
       ...reviewTicket(profile, typeof body.notificationUrl === 'string' ? body.notificationUrl : ''),
       payout: reviewedPayout(body),
       attempt: attemptView(attempt),
@@ -132,7 +132,7 @@ export class AttemptService {
     const profile = await this.ctx.deps.profiles.require(attempt.profileId);
     if (attempt.kind === 'payout' && attempt.state !== 'succeeded' && attempt.state !== 'rejected') {
       refuseSandboxPayouts(profile);
-      this.ctx.deps.reviews.redeem({ reviewId, confirmed }, resumeReviewSubject(attempt), profile.environment);
+      await this.ctx.deps.reviews.redeem({ reviewId, confirmed }, resumeReviewSubject(attempt), profile.environment);
     }
     return this.settle(rest, { actor: 'user', wait: 'person' });
   }

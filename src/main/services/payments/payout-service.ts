@@ -56,7 +56,7 @@ export class PayoutService {
     const { reviews, checkLimits } = this.ctx.deps;
     const limits = await checkLimits(profile, body.currency, amountOf(body));
     return {
-      ...reviews.issue(payoutReviewSubject(profile, body)),
+      ...(await reviews.issue(payoutReviewSubject(profile, body))),
       ...reviewTicket(profile, body.notificationUrl),
       payout: reviewedPayout(body as unknown as Record<string, unknown>),
       limits,
@@ -91,7 +91,7 @@ export class PayoutService {
       throw new ServiceError('conflict', `Nothing was sent: ${need.policy ?? 'the approval policy'} Submit it for approval; another person with the approver role sends it.`, { reviewId: 'submit for approval instead' });
     }
     this.ctx.deps.approvals?.requireTypedAmount(need, typedAmount);
-    this.ctx.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), profile.environment);
+    await this.ctx.deps.reviews.redeem({ reviewId, confirmed }, payoutReviewSubject(profile, body), profile.environment);
     // After the review's own proof (a used one is refused as such): a possible duplicate goes only
     // with the person's confirmation of each earlier payout it may repeat, required on a live
     // profile and checked wherever it is given (the review screen always gives it), as the

@@ -2,15 +2,20 @@
 // (payouts:review, batches:review, attempts:review) issues an id bound to the profile, to what is
 // reviewed (a payout, a batch's start or resume, the resume of one attempt) and to a keyed digest
 // of exactly those contents (the bytes of the request, the batch's items); the send redeems it.
-// An id is single use and expires; one given for anything else is refused and spent. Nothing here
-// is stored: a review does not outlive the process (after a restart, review again), and the
-// digest is an HMAC under a key of this process, so it reveals nothing of a card number it covers.
+// An id is single use and expires; one given for anything else is refused and spent.
+//
+// Reviews are kept in the ledger (ledger/repositories/reviews.ts), so every instance of a team
+// server honours one another instance made, and one spent on any is spent on all. The digest is an
+// HMAC under a key that never reaches the ledger, so it reveals nothing of a card number it
+// covers: on a team server a key derived from its envelope key (the same on every instance), on a
+// desk a key of its process (after a restart, review again).
 //
 // On a live profile the proof is required; elsewhere the UI reviews too, and a proof given must
 // hold all the same.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { EnvironmentKind } from '../../../shared/contract';
 import type { Clock, IdSource } from '../../gateway/runtime';
+import type { ReviewsRepository } from '../../ledger/repositories/reviews';
 import { ServiceError } from '../errors';
 
 export type ReviewKind = 'payout' | 'batch_start' | 'batch_resume' | 'attempt_resume';
@@ -30,8 +35,6 @@ export interface ReviewProof {
 }
 
 export const REVIEW_TTL_MS = 5 * 60_000;
-/** Reviews open at once; past it the oldest is dropped (a person opens a handful). */
-const MAX_OPEN = 1_000;
 
 const WHAT: Record<ReviewKind, string> = {
   payout: 'payout',
@@ -40,38 +43,39 @@ const WHAT: Record<ReviewKind, string> = {
   attempt_resume: 'payout resume',
 };
 
-interface OpenReview {
-  kind: ReviewKind;
-  profileId: string;
-  digest: string;
-  expiresAt: number;
-  spent: boolean;
+export interface ReviewGateDeps {
+  reviews: ReviewsRepository;
+  /** The digests' HMAC key (32 bytes): never stored. */
+  key: Buffer;
+  clock: Clock;
+  ids: IdSource;
+  ttlMs?: number;
 }
 
 export class ReviewGate {
-  private readonly key = randomBytes(32);
-  private readonly reviews = new Map<string, OpenReview>();
   private readonly ttlMs: number;
+  /** Which key made a digest: a review made under another (a desk before its restart) is unknown here. */
+  private readonly keyId: string;
 
-  constructor(private readonly deps: { clock: Clock; ids: IdSource; ttlMs?: number }) {
+  constructor(private readonly deps: ReviewGateDeps) {
     this.ttlMs = deps.ttlMs ?? REVIEW_TTL_MS;
+    this.keyId = createHash('sha256').update(deps.key).digest('hex').slice(0, 16);
   }
 
-  issue(subject: ReviewSubject): { reviewId: string; expiresAt: string } {
-    this.forgetExpired();
-    while (this.reviews.size >= MAX_OPEN) this.reviews.delete(this.reviews.keys().next().value as string);
+  async issue(subject: ReviewSubject): Promise<{ reviewId: string; expiresAt: string }> {
     const reviewId = this.deps.ids.uuid();
-    const expiresAt = this.deps.clock.now() + this.ttlMs;
-    this.reviews.set(reviewId, { kind: subject.kind, profileId: subject.profileId, digest: this.digest(subject), expiresAt, spent: false });
-    return { reviewId, expiresAt: new Date(expiresAt).toISOString() };
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now + this.ttlMs);
+    await this.deps.reviews.add({ id: reviewId, kind: subject.kind, profileId: subject.profileId, digest: this.digest(subject), keyId: this.keyId, expiresAt }, new Date(now));
+    return { reviewId, expiresAt: expiresAt.toISOString() };
   }
 
   /**
    * Spends the proof for this subject, or throws a ServiceError saying why it does not hold. Without
-   * a proof, a live profile is refused and any other passes. Synchronous, so two sends racing with
-   * one id cannot both pass.
+   * a proof, a live profile is refused and any other passes. The spend is one atomic write, so two
+   * sends racing with one id, on any instances, cannot both pass.
    */
-  redeem(proof: ReviewProof, subject: ReviewSubject, environment: EnvironmentKind): void {
+  async redeem(proof: ReviewProof, subject: ReviewSubject, environment: EnvironmentKind): Promise<void> {
     const what = WHAT[subject.kind];
     if (proof.reviewId === undefined) {
       if (environment !== 'live') return;
@@ -82,17 +86,16 @@ export class ReviewGate {
     if (proof.confirmed !== true) {
       throw new ServiceError('invalid_input', `The ${what} was not sent: its review was not confirmed.`, { confirmed: 'must be true: tick the confirmation on the review' });
     }
-    const review = this.reviews.get(proof.reviewId);
+    // Spent whatever follows: an id tried against another body is not left to be tried again.
     const now = this.deps.clock.now();
-    if (!review || now >= review.expiresAt) {
-      this.reviews.delete(proof.reviewId);
-      throw new ServiceError('conflict', `The review of this ${what} has expired or is unknown: nothing was sent. Review it again.`, { reviewId: 'expired or unknown: review again' });
-    }
-    if (review.spent) {
+    const spent = await this.deps.reviews.spend(proof.reviewId, new Date(now));
+    if ('refused' in spent && spent.refused === 'already_used') {
       throw new ServiceError('conflict', `This review was already used: nothing was sent. A review covers one send; review it again.`, { reviewId: 'already used: review again' });
     }
-    // Spent whatever follows: an id tried against another body is not left to be tried again.
-    review.spent = true;
+    if ('refused' in spent || now >= spent.review.expiresAt.getTime() || spent.review.keyId !== this.keyId) {
+      throw new ServiceError('conflict', `The review of this ${what} has expired or is unknown: nothing was sent. Review it again.`, { reviewId: 'expired or unknown: review again' });
+    }
+    const { review } = spent;
     if (review.kind !== subject.kind || review.profileId !== subject.profileId || review.digest !== this.digest(subject)) {
       throw new ServiceError('conflict', `This review was given for another ${what} than the one sent: nothing was sent. Review exactly what you send.`, {
         reviewId: `does not match this ${what}: review it again`,
@@ -101,11 +104,6 @@ export class ReviewGate {
   }
 
   private digest(subject: ReviewSubject): string {
-    return createHmac('sha256', this.key).update(`${subject.kind}\n${subject.profileId}\n${subject.content}`, 'utf8').digest('hex');
-  }
-
-  private forgetExpired(): void {
-    const now = this.deps.clock.now();
-    for (const [id, review] of this.reviews) if (now >= review.expiresAt) this.reviews.delete(id);
+    return createHmac('sha256', this.deps.key).update(`${subject.kind}\n${subject.profileId}\n${subject.content}`, 'utf8').digest('hex');
   }
 }

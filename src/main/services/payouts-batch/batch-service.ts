@@ -250,7 +250,7 @@ export class BatchService {
     else await this.requireResumable(batch);
     const counts = await this.deps.repos.batches.counts(id);
     return {
-      ...this.deps.reviews.issue(await this.reviewSubject(batch, action)),
+      ...(await this.deps.reviews.issue(await this.reviewSubject(batch, action))),
       ...reviewTicket(profile, this.deps.notificationUrl(profile)),
       action,
       batch: await this.view(batch),
@@ -274,7 +274,7 @@ export class BatchService {
     const need = await this.approvalNeed(profile, id);
     if (need.step === 'approval') throw new ServiceError('conflict', `Nothing was sent: ${need.policy ?? 'the approval policy'} Submit the batch for approval; another person with the approver role starts it.`, { reviewId: 'submit for approval instead' });
     this.deps.approvals?.requireTypedAmount(need, proof.typedAmount);
-    this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'start'), liveEither(batch.environment, profile.environment));
+    await this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'start'), liveEither(batch.environment, profile.environment));
     const details = { ...(proof.reviewId ? { reviewId: proof.reviewId } : {}), ...(need.step === 'typed_amount' ? { confirmedByTypedAmount: need.policy } : {}) };
     return this.begin(batch, profile, received, details);
   }
@@ -361,7 +361,7 @@ export class BatchService {
     const counts = await this.deps.repos.batches.counts(id);
     const open = await this.requireResumable(batch);
     const profile = await this.deps.profiles.require(batch.profileId);
-    this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'resume'), liveEither(batch.environment, profile.environment));
+    await this.deps.reviews.redeem(proof, await this.reviewSubject(batch, 'resume'), liveEither(batch.environment, profile.environment));
     await this.deps.repos.transaction(async () => {
       // Read again, locked: a pause or cancel may have come in meanwhile. A paused batch runs again; an ended one stays ended.
       const current = await this.requireForChange(id);

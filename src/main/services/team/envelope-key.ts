@@ -4,7 +4,7 @@
 // an environment variable, base64. Sealed text: v1.<key id>.<iv>.<ciphertext>.<tag> (base64url),
 // the account it belongs to bound in as associated data, so a sealed value moved to another
 // account does not open.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 
 export const ENVELOPE_KEY_ENV = 'PAYDESK_SERVER_KEY';
@@ -48,6 +48,14 @@ export class EnvelopeKey {
   static idOf(sealed: string): string | undefined {
     const [version, keyId] = sealed.split('.');
     return version === 'v1' && keyId ? keyId : undefined;
+  }
+
+  /**
+   * A key of its own for `purpose` (HKDF-SHA256), the same on every server with this envelope key,
+   * that reveals nothing of it: for what the instances must key alike (the reviews' digests).
+   */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `paydesk ${purpose}`, 32));
   }
 
   toBase64(): string {
