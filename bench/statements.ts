@@ -28,6 +28,8 @@ const engineArg = (() => {
 /** The issue's targets on SQLite, for a million lines. */
 const TARGET_S = 30;
 const TARGET_MB = 500;
+/** Issue 30: the import at least half as fast as csv-parse alone on the same file. */
+const PARSE_RATIO = 2;
 
 const dir = ensureBenchDir();
 const csvFile = path.join(dir, `settlement-${lines}.csv`);
@@ -199,14 +201,26 @@ async function run(engine: 'sqlite' | 'postgres', fileBytes: number): Promise<Fi
 
 const fileBytes = await writeReport();
 log(`report: ${lines.toLocaleString('en')} lines, ${round(fileBytes / 2 ** 20, 1)} MB`);
-const readFloor = await floorSeconds(false);
+// The issue's floor, csv-parse alone, at its best of two: the first read of the file just written
+// shares the disk with its write-back and the JIT's warm-up, and was seen slower than the second
+// floor below, which does more.
+const readFloor = Math.min(await floorSeconds(false), await floorSeconds(false));
 const floor = await floorSeconds(true);
 const figures: Figure[] = [];
 for (const engine of engineArg === 'both' ? (['sqlite', 'postgres'] as const) : ([engineArg] as ('sqlite' | 'postgres')[])) {
   const measured = await run(engine, fileBytes);
   measured[0]!.baseline = round(floor, 1);
   measured[0]!.note = `${measured[0]!.note ?? ''}; baseline: the same file through csv-parse + a bare SQLite insert of its rows (csv-parse alone ${round(readFloor, 1)} s)`;
-  figures.push(...measured);
+  const label = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  // Issue 30: at least half the rate of the same parser alone on the same file, on SQLite.
+  const ratio = {
+    name: `statements import + match ÷ csv-parse alone (${label})`,
+    value: round(measured[0]!.value / readFloor, 2),
+    unit: '×',
+    ...(engine === 'sqlite' ? { target: { op: '<' as const, value: PARSE_RATIO } } : {}),
+    note: `${measured[0]!.value} s ÷ ${round(readFloor, 1)} s: the same file through the same reader (csv-parse) alone, best of two (target ≤ ${PARSE_RATIO}×: half its rate)`,
+  };
+  figures.push(...measured, ratio);
 }
 rmSync(csvFile, { force: true });
 report(figures);
