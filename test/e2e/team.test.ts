@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Inbox } from '../../src/shared/contract';
 import { payoutForm as samplePayout } from '../helpers/fixtures';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 import { tempDir } from '../helpers/temp-dir';
@@ -315,5 +316,28 @@ describe('a team on one server', () => {
     const refused = await page.evaluate(async (id) => (await fetch('/rpc/approvals:withdraw', { method: 'POST', headers: { 'content-type': 'application/json', 'x-paydesk-csrf': '1' }, body: JSON.stringify({ input: { id } }) })).json(), approvalId);
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'Your role (Approver) may not do this: it is for Admin, Finance, Developer.' } });
     await page.context().close();
+  });
+  it("opens Settings at Team from a role change's notice for an admin, and at their own sign-in for the person whose role changed, below the header", async () => {
+    const adminToken = await teamToken(server.origin, 'alice');
+    const hank = await teamCall<{ id: string }>(server.origin, adminToken, 'team:create-user', { username: 'hank', displayName: 'Hank Support', role: 'support', password: TEAM_PASSWORD });
+    await teamCall(server.origin, adminToken, 'team:update-user', { id: hank.id, role: 'developer' });
+    const linkOf = async (username: string) =>
+      (await teamCall<Inbox>(server.origin, await teamToken(server.origin, username), 'notices:list', { limit: 50 })).items.find((n) => n.title === 'Role changed: hank is now developer')?.link;
+    for (const [username, section, title] of [['alice', 'team', 'Team'], ['hank', 'sign-in-settings', 'Your sign-in']] as const) {
+      await expect.poll(() => linkOf(username), { timeout: 10_000 }).toBe('#/settings?section=team');
+      const page = await signInPage(browser, server.origin, username);
+      await page.goto(`${server.origin}/${(await linkOf(username))!}`);
+      const card = page.getByTestId(section);
+      await card.getByRole('heading', { name: title, exact: true }).waitFor();
+      // What loads above it (the person's own sessions) has loaded, and has not pushed it away.
+      await page.getByTestId('sign-in-settings').getByTestId('team-sessions').locator('tbody tr').first().waitFor();
+      const header = (await page.locator('header').first().boundingBox())!;
+      const heading = (await card.getByRole('heading', { name: title, exact: true }).boundingBox())!;
+      expect(heading.y, `${username}: the ${title} heading below the header`).toBeGreaterThanOrEqual(header.y + header.height);
+      expect(heading.y, `${username}: the ${title} heading at the top of the window`).toBeLessThan(header.y + header.height + 80);
+      if (username === 'alice') expect(await page.evaluate(() => window.scrollY), 'Team lies below the first screen: the window scrolled').toBeGreaterThan(0);
+      await screenshot(page, `settings-section-team-${username}`);
+      await page.context().close();
+    }
   });
 });

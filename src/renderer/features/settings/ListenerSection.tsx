@@ -1,8 +1,9 @@
 import { Alert, Badge, Button, Card, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ListenerState } from '../../../shared/contract';
 import { CopyValue } from '../../components/CopyValue';
 import { useAction } from '../../components/use-action';
+import { useScrollTo } from '../../components/use-scroll-to';
 import { useLiveQuery } from '../../components/use-live-query';
 import { useApi, useProfiles } from '../../stores/context';
 import { LoadError } from '../../components/LoadError';
@@ -14,10 +15,7 @@ import { useAccess } from '../../stores/access';
  */
 export function ListenerSection({ focus = false }: { focus?: boolean }) {
   const api = useApi();
-  const card = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (focus) card.current?.scrollIntoView({ block: 'start' });
-  }, [focus]);
+  const card = useScrollTo<HTMLDivElement>(focus);
   const query = useLiveQuery(() => api.invoke('settings:get-listener'), []);
   const [pushed, setPushed] = useState<ListenerState | null>(null);
   useEffect(() => api.on('settings:listener-changed', setPushed), [api]);

@@ -26,7 +26,11 @@ const KEYCHAIN_BADGE = {
   unavailable: { color: 'orange', label: 'not available' },
 } as const;
 
-/** `?edit=<profile id>` opens that profile's form (its public URL); `?section=listener` scrolls to the listener. */
+/**
+ * `?edit=<profile id>` opens that profile's form (its public URL); `?section=listener` scrolls to the
+ * listener; `?section=team` (a security notice's link) to Team, or, for whom it is not shown, to
+ * their own sign-in.
+ */
 export function SettingsScreen({ params = {} }: { params?: Record<string, string> }) {
   const info = useApp((state) => state.info);
   const profiles = useProfiles((state) => state.profiles);
@@ -34,6 +38,7 @@ export function SettingsScreen({ params = {} }: { params?: Record<string, string
   const [selected, setSelected] = useState<string | null>(null);
   const { can } = useAccess();
   const signedIn = useApp((state) => state.team?.person !== null && state.team?.person !== undefined);
+  const teamShown = can('team:list-users') && signedIn;
   useEffect(() => {
     void loadProfiles();
   }, [loadProfiles]);
@@ -42,9 +47,9 @@ export function SettingsScreen({ params = {} }: { params?: Record<string, string
   return (
     <Stack>
       <Title order={2}>Settings</Title>
-      {signedIn && <SignInSection />}
+      {signedIn && <SignInSection focus={params.section === 'team' && !teamShown} />}
       <TeamServerSection />
-      {can('team:list-users') && signedIn && <TeamSection />}
+      {teamShown && <TeamSection focus={params.section === 'team'} />}
       <ProfilesSection selected={profile?.id ?? null} onSelect={setSelected} editId={params.edit ?? null} />
       {profile && can('credentials:set-merchant-token') && <CredentialsSection key={profile.id} profile={profile} />}
       <ApprovalPoliciesSection />

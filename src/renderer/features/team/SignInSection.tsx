@@ -7,18 +7,21 @@ import { ROLE_DUTIES, ROLE_LABELS } from '../../../shared/contract/roles';
 import { LoadError } from '../../components/LoadError';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
+import { useScrollTo } from '../../components/use-scroll-to';
 import { useApi, useApp } from '../../stores/context';
 import { SessionsTable } from './TeamSection';
 
-export function SignInSection() {
+/** `focus`: scrolled to (a notice about the person's own role, `#/settings?section=team`, where they see no Team section). */
+export function SignInSection({ focus = false }: { focus?: boolean }) {
   const api = useApi();
+  const card = useScrollTo<HTMLDivElement>(focus);
   const team = useApp((state) => state.team);
   const person = team?.person;
   const sessions = useLiveQuery(() => api.invoke('team:list-sessions'), []);
   if (!team || !person) return null;
   const totpRequired = person.role === 'approver' && team.policy?.approverTotpRequired === true;
   return (
-    <Card withBorder data-testid="sign-in-settings">
+    <Card withBorder data-testid="sign-in-settings" ref={card}>
       <Title order={4}>Your sign-in</Title>
       <Text size="sm" mb="sm">
         {person.displayName} ({person.username}) on {team.server} · <Badge variant="light">{ROLE_LABELS[person.role]}</Badge> {ROLE_DUTIES[person.role]}.

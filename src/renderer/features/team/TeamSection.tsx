@@ -12,12 +12,15 @@ import { RowTable } from '../../components/RowTable';
 import { TableHead } from '../../components/TableHead';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
+import { useScrollTo } from '../../components/use-scroll-to';
 import { useApi, useApp } from '../../stores/context';
 
 const roleOptions = TEAM_ROLES.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} — ${ROLE_DUTIES[role]}` }));
 
-export function TeamSection() {
+/** `focus`: scrolled to (a security notice's link, `#/settings?section=team`). */
+export function TeamSection({ focus = false }: { focus?: boolean }) {
   const api = useApi();
+  const card = useScrollTo<HTMLDivElement>(focus);
   const me = useApp((state) => state.team?.person);
   const users = useLiveQuery(() => api.invoke('team:list-users'), []);
   const sessions = useLiveQuery(() => api.invoke('team:list-sessions'), []);
@@ -34,7 +37,7 @@ export function TeamSection() {
   };
 
   return (
-    <Card withBorder data-testid="team">
+    <Card withBorder data-testid="team" ref={card}>
       <Group justify="space-between" mb="xs">
         <Title order={4}>Team</Title>
         <Button size="xs" onClick={() => setAdding(true)}>
