@@ -58,6 +58,11 @@ async function chooseEmailOnScreen(page: Page, address: string): Promise<void> {
   await page.getByTestId('notice-bell').click();
   await page.getByRole('link', { name: 'Notice settings' }).click();
   const form = page.getByRole('form', { name: 'Your notice choices' });
+  // Only the kinds told to an approver are offered: theirs to decide, not finance's payouts or an admin's security.
+  const kinds = form.getByRole('table', { name: 'Kinds of notice and their channels' }).locator('tbody tr td:first-child');
+  await kinds.first().waitFor();
+  expect(await kinds.allTextContents()).toEqual(['A payout or batch awaits your approval', 'Reminder: an approval still awaits you', "A person's role changed"]);
+  expect(await page.getByText('Listed are the kinds told to your role (Approver).').isVisible()).toBe(true);
   await form.getByRole('checkbox', { name: 'A payout or batch awaits your approval: by e-mail' }).check();
   // E-mail chosen without an address: refused, the reason beside the address's field.
   await form.getByRole('button', { name: 'Save my choices' }).click();

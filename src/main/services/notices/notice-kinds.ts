@@ -6,9 +6,9 @@ import type { ApprovalKind, NoticeKind } from '../../../shared/contract';
 import type { ApprovalRecord } from '../../ledger/repositories/approvals';
 import type { NewNotice, NoticeRecipients } from '../../ledger/repositories/notices';
 
-/** The people of a team server a kind goes to by role (a desk's notices all go to its one person). */
-export const SENDERS = ['admin', 'finance'] as const;
-export const APPROVERS = ['approver'] as const;
+// The people of a team server a kind goes to by role (a desk's notices all go to its one person)
+// are the groups the settings screen lists each kind for (shared/notice-kind-labels.ts).
+import { ADMINS, APPROVERS, SENDERS } from '../../../shared/notice-kind-labels';
 
 /** What a payout's approval and a batch's differ in, as told. */
 const APPROVED_AS_TOLD = {
@@ -107,9 +107,6 @@ export const BATCH_NOTICES = {
     to: { roles: SENDERS },
   }),
 } as const satisfies Partial<Record<NoticeKind, (...args: never[]) => { notice: NewNotice & { kind: NoticeKind }; to: NoticeRecipients }>>;
-
-/** Admins, told of what the watches escalate. */
-export const ADMINS = ['admin'] as const;
 
 /** A live profile gone silent, as told (services/notices/watches.ts). */
 export interface SilentProfileFacts {

@@ -2,11 +2,12 @@ import { FormError } from '../../components/FormError';
 import { Button, Card, Checkbox, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { NOTICE_CHANNELS, NOTICE_KINDS, type NoticeChannelName, type NoticeChoices, type NoticeKind } from '../../../shared/contract';
-import { NOTICE_KIND_LABELS } from '../../../shared/notice-kind-labels';
+import { NOTICE_KIND_LABELS, NOTICE_KIND_ROLES } from '../../../shared/notice-kind-labels';
+import { ROLE_LABELS } from '../../../shared/contract/roles';
 import { LoadError } from '../../components/LoadError';
 import { useAction } from '../../components/use-action';
 import { useLiveQuery } from '../../components/use-live-query';
-import { useApi } from '../../stores/context';
+import { useApi, useApp } from '../../stores/context';
 
 const CHANNEL_WORDS = { email: 'E-mail', chat: 'Chat' } as const satisfies Record<NoticeChannelName, string>;
 const choiceKey = (kind: NoticeKind, channel: NoticeChannelName) => `${kind} ${channel}`;
@@ -32,6 +33,7 @@ type AddressField = (typeof ADDRESSES)[number]['field'];
  */
 export function NoticeChoicesSection() {
   const api = useApi();
+  const role = useApp((state) => state.team?.person?.role);
   const query = useLiveQuery(() => api.invoke('notices:get-choices'), []);
   return (
     <Card withBorder data-testid="notice-choices">
@@ -39,17 +41,18 @@ export function NoticeChoicesSection() {
         What reaches you by e-mail and chat
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Every notice meant for you is in your inbox (the bell). Here you choose which also reach you by e-mail or in chat. You are sent only the notices meant for you:
-        choosing a kind that is not told to your role sends you nothing.
+        Every notice meant for you is in your inbox (the bell). Here you choose which also reach you by e-mail or in chat.{' '}
+        {role ? `Listed are the kinds told to your role (${ROLE_LABELS[role]}).` : ''}
       </Text>
       {query.error && !query.data && <LoadError title="Your choices could not be read" message={query.error} onRetry={query.reload} />}
       {!query.data && !query.error && <Skeleton h={160} aria-label="Loading your choices" />}
-      {query.data && <ChoicesForm saved={query.data} onSaved={query.reload} />}
+      {query.data && <ChoicesForm saved={query.data} onSaved={query.reload} kinds={role ? NOTICE_KINDS.filter((kind) => NOTICE_KIND_ROLES[kind].includes(role)) : NOTICE_KINDS} />}
     </Card>
   );
 }
 
-function ChoicesForm({ saved, onSaved }: { saved: NoticeChoices; onSaved: () => void }) {
+/** `kinds`: those told to the person's role; a choice saved of another kind (before a role change) is dropped at the next save. */
+function ChoicesForm({ saved, onSaved, kinds }: { saved: NoticeChoices; onSaved: () => void; kinds: readonly NoticeKind[] }) {
   const api = useApi();
   const action = useAction();
   const [addresses, setAddresses] = useState<Record<AddressField, string>>({ email: saved.email ?? '', chatUrl: saved.chatUrl ?? '' });
@@ -67,7 +70,7 @@ function ChoicesForm({ saved, onSaved }: { saved: NoticeChoices; onSaved: () => 
       })(new Set(chosen)),
     );
   const save = async () => {
-    const choices = NOTICE_KINDS.flatMap((kind) => NOTICE_CHANNELS.filter((channel) => chosen.has(choiceKey(kind, channel))).map((channel) => ({ kind, channel })));
+    const choices = kinds.flatMap((kind) => NOTICE_CHANNELS.filter((channel) => chosen.has(choiceKey(kind, channel))).map((channel) => ({ kind, channel })));
     const address = (field: AddressField) => addresses[field].trim() || null;
     const result = await action.run(() => api.invoke('notices:set-choices', { email: address('email'), chatUrl: address('chatUrl'), choices }), 'Your notice choices are saved');
     if (result) onSaved();
@@ -95,7 +98,7 @@ function ChoicesForm({ saved, onSaved }: { saved: NoticeChoices; onSaved: () => 
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {NOTICE_KINDS.map((kind) => (
+            {kinds.map((kind) => (
               <Table.Tr key={kind}>
                 <Table.Td>{NOTICE_KIND_LABELS[kind]}</Table.Td>
                 {NOTICE_CHANNELS.map((channel) => (
