@@ -352,7 +352,11 @@ export class BatchesRepository {
    * then (start-up recovery moves interrupted attempts before batches resume).
    */
   async nextOpen(batchId: number, exclude: ReadonlySet<number>, limit = 16): Promise<BatchItemRecord[]> {
-    const rows = (await this.db.all(`SELECT i.* FROM batch_items i LEFT JOIN attempts a ON a.idempotency_key = i.idempotency_key
+    // SQLite would otherwise walk the whole batch by (batch_id, line) to skip the sort, a scan of
+    // every item per look while a batch runs (0.23 ms each at 1,000 items); the few open items
+    // come straight from the state index and are sorted after. PostgreSQL picks it by itself.
+    const byState = this.db.engine === 'sqlite' ? ' INDEXED BY batch_items_state' : '';
+    const rows = (await this.db.all(`SELECT i.* FROM batch_items i${byState} LEFT JOIN attempts a ON a.idempotency_key = i.idempotency_key
        WHERE i.batch_id = ? AND i.state IN ('sending', 'unknown') AND (a.state IS NULL OR a.state <> 'sending')
        ORDER BY i.line LIMIT ?`, [batchId, limit + exclude.size])) as ItemRow[];
     return rows.filter((r) => !exclude.has(r.id)).slice(0, limit).map(toItem);
