@@ -17,6 +17,7 @@ export default defineConfig({
       'test/integration/ledger/copy.test.ts',
       'test/integration/ledger/engines-agree.test.ts',
       'test/integration/ledger/postgres-open-problems.test.ts',
+      'test/integration/ledger/postgres-pool-size.test.ts',
       'test/integration/ledger/private-cluster.test.ts',
       // Stopping the servers puts their ledgers on PostgreSQL in the first run already.
       'test/reliability/stopping.test.ts',

@@ -40,6 +40,8 @@ export interface CoreOptions {
   dataDir: string;
   /** The PostgreSQL ledger (postgres://…); undefined: the SQLite ledger in the data directory. */
   database?: string | undefined;
+  /** Connections kept to that PostgreSQL ledger at most (default DEFAULT_POOL_SIZE). */
+  databasePoolSize?: number;
   /** Where credentials are kept: the OS keychain on a desk. A team server (`team`) keeps its own, sealed in the ledger. */
   secrets?: SecretStore;
   log: Logger;
@@ -115,7 +117,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // password, a missing database) leaves nothing behind, not even the data directory. SQLite's
   // open makes the directory of its file itself.
   const migrations = engineMigrations(options.migrations ?? steps);
-  const ledger = await openLedger(options.database ? { url: options.database } : { file: ledgerFile(dataDir) }, { now, migrations: migrations.sqlite, postgresMigrations: migrations.postgres });
+  const ledger = await openLedger(options.database ? { url: options.database, ...(options.databasePoolSize ? { poolSize: options.databasePoolSize } : {}) } : { file: ledgerFile(dataDir) }, { now, migrations: migrations.sqlite, postgresMigrations: migrations.postgres });
   trace('core: ledger open');
   let core;
   try {

@@ -66,12 +66,13 @@ describe('a team server scraped by Prometheus', () => {
     const tokenFile = path.join(temp.dir, 'metrics.token');
     writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
     const metricsPort = await freePort();
-    const server = await fresh('metrics', ['--metrics-listen', `127.0.0.1:${metricsPort}`, '--metrics-token-file', tokenFile]);
+    const server = await fresh('metrics', ['--metrics-listen', `127.0.0.1:${metricsPort}`, '--metrics-token-file', tokenFile, '--pool-size', '7']);
     expect(server.output()).toContain(`metrics on http://127.0.0.1:${metricsPort}/metrics`);
     const own = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(own.status).toBe(200);
     const text = await own.text();
     expect(text).toMatch(/^paydesk_instances_alive 1$/m);
+    expect(text).toMatch(/^paydesk_db_pool_size 7$/m);
     expect(text).toMatch(/^paydesk_process_cpu_seconds_total /m);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status).toBe(404);
     expect((await fetch(`${server.origin}/metrics`)).status).toBe(401);

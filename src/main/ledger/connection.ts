@@ -19,7 +19,8 @@ export { LedgerOpenError, LedgerVersionError } from './engine/history';
 /** The open ledger, on either engine: repositories are built on it (repositories/index.ts). */
 export type Ledger = LedgerEngine;
 
-export type LedgerAddress = { file: string } | { url: string };
+/** A SQLite file, or a PostgreSQL URL and the most connections to keep to it (DEFAULT_POOL_SIZE). */
+export type LedgerAddress = { file: string } | { url: string; poolSize?: number };
 
 export interface OpenLedgerOptions {
   now?: () => Date;
@@ -32,7 +33,7 @@ export interface OpenLedgerOptions {
 }
 
 export async function openLedger(address: LedgerAddress, { now = () => new Date(), migrations, postgresMigrations }: OpenLedgerOptions = {}): Promise<Ledger> {
-  if ('url' in address) return openPostgres(address.url, now, postgresMigrations);
+  if ('url' in address) return openPostgres(address.url, now, postgresMigrations, address.poolSize);
   return new SqliteEngine(stageOutsideTheFile(openSqliteFile({ file: address.file, now, migrations })), address.file);
 }
 
@@ -95,10 +96,10 @@ export async function schemaVersion(ledger: Sql): Promise<number> {
 
 /** The migrations recorded after `version` (a newer Paydesk applied them), with what each declared. */
 /** A PostgreSQL ledger's pool now: connections in use and queries waiting for one (null on SQLite: one connection, no pool). */
-export function poolUsage(ledger: LedgerEngine): { inUse: number; waiting: number } | null {
+export function poolUsage(ledger: LedgerEngine): { size: number; inUse: number; waiting: number } | null {
   if (!(ledger instanceof PostgresEngine)) return null;
-  const { totalCount, idleCount, waitingCount } = ledger.pool;
-  return { inUse: totalCount - idleCount, waiting: waitingCount };
+  const { totalCount, idleCount, waitingCount, options } = ledger.pool;
+  return { size: options.max, inUse: totalCount - idleCount, waiting: waitingCount };
 }
 
 /** The newest migration recorded on the ledger (0 on none): a readiness check's first question, whether the ledger answers at all. */

@@ -122,6 +122,7 @@ async function run(options: ServerOptions): Promise<void> {
     version: APP_VERSION,
     dataDir: options.dataDir,
     database: options.database,
+    databasePoolSize: options.poolSize,
     log,
     events,
     listener: { host: options.notifyListen.host, port: options.notifyListen.port, ...(tls ? { tls } : {}) },

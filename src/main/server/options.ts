@@ -3,9 +3,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SmtpOptions } from '../services/notices/channels';
 import { isPostgresAddress } from '../ledger/engine/open';
+import { DEFAULT_POOL_SIZE } from '../ledger/engine/postgres';
 import { LOG_LEVELS, type LogLevel } from '../logger';
 import { ENVELOPE_KEY_ENV } from '../services/team/envelope-key';
 import { defaultDataDir } from '../platform/paths';
+
+/** --pool-size: a transaction and a read beside it each need a connection; PostgreSQL refuses far sooner than the top. */
+const MIN_POOL_SIZE = 4;
+const MAX_POOL_SIZE = 500;
 
 export const serverUsage = `Usage: npm run server -- [command] [options]
 
@@ -72,6 +77,9 @@ Options:
   --new-key-file <file> rotate-key: the new key.
   --out <file>          backup: the dump to write (FILE.manifest.json goes beside it).
   --from <file>         restore: the dump to restore (its manifest beside it).
+  --pool-size <n>       Connections this instance keeps to PostgreSQL at most (default ${DEFAULT_POOL_SIZE},
+                        ${MIN_POOL_SIZE} to ${MAX_POOL_SIZE}). Those of every instance, and a backup's 2, must fit in
+                        PostgreSQL's max_connections (100 by default).
   --data-dir <dir>      Where the embedded emulator keeps its state, and this instance its id
                         (one directory per instance). Default: $PAYDESK_DATA_DIR, else the
                         platform's app-data folder.
@@ -112,6 +120,8 @@ export interface ServerOptions {
   dataDir: string;
   emulatorUrl: string | undefined;
   instanceTimeoutSeconds: number;
+  /** Connections kept to PostgreSQL at most. */
+  poolSize: number;
   logLevel: LogLevel;
   /** Where GET /metrics answers on its own, no token. */
   metricsListen: { host: string; port: number } | undefined;
@@ -139,6 +149,13 @@ function positive(text: string | undefined, fallback: number, flag: string): num
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new ServerOptionsError(`${flag} takes a number above 0, got "${text}".`);
+  return value;
+}
+
+function poolSize(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_POOL_SIZE;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < MIN_POOL_SIZE || value > MAX_POOL_SIZE) throw new ServerOptionsError(`--pool-size takes a whole number from ${MIN_POOL_SIZE} to ${MAX_POOL_SIZE}, got "${text}".`);
   return value;
 }
 
@@ -203,6 +220,7 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
         'data-dir': { type: 'string' },
         'emulator-url': { type: 'string' },
         'instance-timeout': { type: 'string' },
+        'pool-size': { type: 'string' },
         'drain-seconds': { type: 'string' },
         'metrics-listen': { type: 'string' },
         'log-level': { type: 'string' },
@@ -256,6 +274,7 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     dataDir: path.resolve(values['data-dir'] ?? (env.PAYDESK_DATA_DIR || defaultDataDir(env))),
     emulatorUrl,
     instanceTimeoutSeconds: positive(values['instance-timeout'], 20, '--instance-timeout'),
+    poolSize: poolSize(values['pool-size']),
     drainSeconds: drainSeconds(values['drain-seconds']),
     logLevel: logLevel(values['log-level']),
     metricsListen: values['metrics-listen'] === undefined ? undefined : address(values['metrics-listen'], '--metrics-listen'),

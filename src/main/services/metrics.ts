@@ -17,7 +17,7 @@ export interface MetricSources {
   approvalsWaiting?: () => Promise<number>;
   instancesAlive?: () => Promise<number>;
   leader?: () => boolean;
-  pool?: () => { inUse: number; waiting: number } | null;
+  pool?: () => { size: number; inUse: number; waiting: number } | null;
   streamClients?: () => number;
   noticeOutbox?: () => Promise<{ pending: number; failed: number; oldestPendingAt: string | null }>;
 }
@@ -83,6 +83,10 @@ export class Metrics {
     gauge('paydesk_approvals_waiting', 'Approval requests awaiting a decision (on the whole ledger).', async (set) => sources.approvalsWaiting && set(await sources.approvalsWaiting()));
     gauge('paydesk_instances_alive', 'Instances alive on this ledger, as this one sees them (itself included).', async (set) => sources.instancesAlive && set(await sources.instancesAlive()));
     gauge('paydesk_leader', '1 while this instance leads the recovery (one instance at a time), else 0.', (set) => sources.leader && set(sources.leader() ? 1 : 0));
+    gauge('paydesk_db_pool_size', 'Ledger connections this instance keeps at most (PostgreSQL pool, --pool-size).', (set) => {
+      const pool = sources.pool?.();
+      if (pool) set(pool.size);
+    });
     gauge('paydesk_db_pool_in_use', 'Ledger connections of this instance in use (PostgreSQL pool).', (set) => {
       const pool = sources.pool?.();
       if (pool) set(pool.inUse);

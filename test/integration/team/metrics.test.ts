@@ -71,7 +71,7 @@ describe('GET /metrics of a team server', () => {
 
   it('counts a payout, its gateway call, its notification and status read, and a malformed notification; apart from another instance; no id in a label', async () => {
     const before = await scrape(server.origin);
-    for (const name of ['paydesk_batch_items_in_flight', 'paydesk_approvals_waiting', 'paydesk_instances_alive', 'paydesk_leader', 'paydesk_db_pool_in_use', 'paydesk_db_pool_waiting', 'paydesk_event_stream_clients']) {
+    for (const name of ['paydesk_batch_items_in_flight', 'paydesk_approvals_waiting', 'paydesk_instances_alive', 'paydesk_leader', 'paydesk_db_pool_size', 'paydesk_db_pool_in_use', 'paydesk_db_pool_waiting', 'paydesk_event_stream_clients']) {
       expect(before.some((s) => s.name === name), name).toBe(true);
     }
     expect(total(before, 'paydesk_instances_alive')).toBeGreaterThanOrEqual(1);

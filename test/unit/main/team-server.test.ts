@@ -23,6 +23,13 @@ describe('npm run server options', () => {
     expect(() => parseServerOptions(['--database', DB, '--instance-timeout', '0'], {})).toThrow(/--instance-timeout takes a number above 0/);
   });
 
+  it('takes the most connections to keep to PostgreSQL, 20 by default, a whole number from 4 to 500', () => {
+    expect(parseServerOptions(['--database', DB], {}).poolSize).toBe(20);
+    expect(parseServerOptions(['--database', DB, '--pool-size', '40'], {}).poolSize).toBe(40);
+    for (const bad of ['3', '501', '12.5', 'many']) expect(() => parseServerOptions(['--database', DB, '--pool-size', bad], {})).toThrow(/--pool-size takes a whole number from 4 to 500/);
+    expect(serverUsage).toMatch(/--pool-size <n> {7}Connections this instance keeps to PostgreSQL at most \(default 20,\s+4 to 500\)/);
+  });
+
   it('beats six times per instance timeout, and a non-leader tries to lead every heartbeat, at most 2 s apart', () => {
     expect(scaleOutTimings(20)).toEqual({ deadAfterMs: 20_000, heartbeatMs: 20_000 / 6, leaderRetryMs: 2_000 });
     expect(scaleOutTimings(2)).toEqual({ deadAfterMs: 2_000, heartbeatMs: 2_000 / 6, leaderRetryMs: 2_000 / 6 });

@@ -49,8 +49,8 @@ export function connectionProblem(error: unknown, url: URL): string {
   }
 }
 
-export async function openPostgres(text: string, now: () => Date, migrations: readonly Declared<PostgresMigration>[] = postgresMigrations): Promise<PostgresEngine> {
-  const engine = await connectPostgres(text);
+export async function openPostgres(text: string, now: () => Date, migrations: readonly Declared<PostgresMigration>[] = postgresMigrations, poolSize?: number): Promise<PostgresEngine> {
+  const engine = await connectPostgres(text, poolSize);
   try {
     await migratePostgres(engine, migrations, now);
     return engine;

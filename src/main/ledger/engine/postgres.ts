@@ -100,6 +100,12 @@ interface PostgresTransaction extends OpenTransaction {
   client: pg.PoolClient;
 }
 
+/**
+ * Connections each instance keeps to PostgreSQL at most (`--pool-size`). Fifty people at work beside
+ * a batch and the listener kept ten busy and others waiting (bench/team.ts): twenty let them through.
+ */
+export const DEFAULT_POOL_SIZE = 20;
+
 export class PostgresEngine implements LedgerEngine {
   readonly engine = 'postgres' as const;
   private readonly names = new StatementNames();
@@ -111,7 +117,7 @@ export class PostgresEngine implements LedgerEngine {
     readonly connectionConfig: pg.ClientConfig = {},
   ) {}
 
-  static async create(connectionString: string, location: string, max = 10): Promise<PostgresEngine> {
+  static async create(connectionString: string, location: string, max = DEFAULT_POOL_SIZE): Promise<PostgresEngine> {
     const { default: driver } = await import('pg');
     const connectionConfig: pg.ClientConfig = { connectionString, types: typesOf(driver), connectionTimeoutMillis: 10_000, application_name: 'paydesk' };
     const pool = new driver.Pool({ ...connectionConfig, max });
