@@ -37,8 +37,9 @@ export function startupSteps(core: CoreServices, options: Pick<CoreOptions, 'lis
     // A pile-up of unclaimed notifications (the listener's, from its first one on) schedules a run.
     { name: 'retention', close: () => core.retention.close() },
     // Closed after the listener, which lets its requests in flight be stored and answered: what it
-    // stored while closing is applied before the ledger closes, not left pending for the next start.
-    { name: 'applier drained on close', close: () => applier.idle() },
+    // stored while closing is applied before the ledger closes, not left pending for the next start
+    // (but for those waiting to be tried again after a failure: the next start applies them).
+    { name: 'applier drained on close', close: () => applier.close() },
     {
       name: 'listener',
       start: async () => {

@@ -40,7 +40,16 @@ export interface AppliedNotification {
 export interface NotificationApplierOptions {
   repos: Repositories;
   log?: Logger;
+  /** The waits before each new try of a notification that failed to apply (DEFAULT_RETRY_DELAYS_MS). */
+  retryDelaysMs?: readonly number[];
 }
+
+/**
+ * A notification that failed to apply (the ledger busy or unreachable a moment) is tried again
+ * after each of these waits, without a restart; after the last it is left pending, with an error
+ * logged: applied at the next start (recoverPending) or replayed from the webhook inspector.
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
 
 /** Told every result: the verifier (to schedule reads), the pushes and the retention rule. Must not throw. */
 export type AppliedListener = (result: AppliedNotification) => void;
@@ -62,10 +71,16 @@ export class NotificationApplier {
   /** The ids of each turn enqueued, applied one turn at a time (enqueue). */
   private readonly turns: number[][] = [];
   private draining: Promise<void> | undefined;
+  private readonly retryDelaysMs: readonly number[];
+  /** Tries failed so far of each notification that failed to apply, until it applies or is given up. */
+  private readonly failedTries = new Map<number, number>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   constructor(private readonly options: NotificationApplierOptions) {
     this.repos = options.repos;
     this.log = options.log ?? silent;
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   }
 
   /** Every result from now on; returns the unsubscribe. */
@@ -103,6 +118,32 @@ export class NotificationApplier {
     }
   }
 
+  /** For a closing core: no new try is scheduled, those waiting are dropped (left pending for the next start), and what is queued is applied. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    await this.idle();
+  }
+
+  /** A notification that failed to apply: enqueued again after its next wait, or given up after the last. */
+  private retryLater(id: number): void {
+    const tries = (this.failedTries.get(id) ?? 0) + 1;
+    const wait = this.retryDelaysMs[tries - 1];
+    if (wait === undefined || this.closed) {
+      this.failedTries.delete(id);
+      if (wait === undefined) this.log.error(`notification ${id} is left pending after ${tries} tries to apply it: it is applied at the next start, or replayed from the webhook inspector`);
+      return;
+    }
+    this.failedTries.set(id, tries);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (!this.closed) this.enqueue(id);
+    }, wait);
+    timer.unref();
+    this.retryTimers.add(timer);
+  }
+
   private async drain(): Promise<void> {
     for (let ids = this.turns.shift(); ids; ids = this.turns.shift()) {
       // applyMany logs what fails to apply; this catches only what escapes it (a throwing logger).
@@ -115,6 +156,7 @@ export class NotificationApplier {
   async applyMany(ids: readonly number[]): Promise<AppliedNotification[]> {
     if (ids.length === 0) return [];
     let results: AppliedNotification[];
+    const failed = new Set<number>();
     try {
       results = await this.repos.transaction(() => this.applyEach(ids));
     } catch (error) {
@@ -124,11 +166,14 @@ export class NotificationApplier {
         try {
           results.push(...(await this.repos.transaction(() => this.applyOne(id))));
         } catch (inner) {
-          // Left pending: recoverPending() retries it at the next start, and it stays visible.
+          // Left pending, and visible as such: tried again after a wait (retryLater).
           this.log.error(`notification ${id} could not be applied`, inner);
+          failed.add(id);
         }
       }
     }
+    for (const id of ids) if (!failed.has(id)) this.failedTries.delete(id);
+    for (const id of failed) this.retryLater(id);
     for (const result of results) this.publish(result);
     return results;
   }

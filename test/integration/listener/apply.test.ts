@@ -20,13 +20,13 @@ interface Wired {
   send(body: string): Promise<AppliedNotification>;
 }
 
-/** `reposFor`: what the applier is given of the ledger's repositories (a test wraps them). */
-async function wired(reposFor: (repos: Repositories) => Repositories = (repos) => repos): Promise<Wired> {
+/** `reposFor`: what the applier is given of the ledger's repositories (a test wraps them); `retryDelaysMs`: its waits after a failure. */
+async function wired(reposFor: (repos: Repositories) => Repositories = (repos) => repos, retryDelaysMs?: readonly number[]): Promise<Wired> {
   const results: AppliedNotification[] = [];
   const box: { applier?: NotificationApplier } = {};
   fx = await listenerFixture({}, (id) => box.applier?.enqueue(id));
   const f = fx;
-  const applier = (box.applier = new NotificationApplier({ repos: reposFor(f.ledger.repos) }));
+  const applier = (box.applier = new NotificationApplier({ repos: reposFor(f.ledger.repos), ...(retryDelaysMs ? { retryDelaysMs } : {}) }));
   applier.subscribe((r) => results.push(r));
   return {
     fx: f,
@@ -48,6 +48,65 @@ async function payin(w: Wired, requestId: string, payinId: string | null, amount
 }
 
 const outcomeOf = async (w: Wired, id: number) => (await w.fx.ledger.repos.notifications.byId(id))?.outcome;
+
+/** Repositories whose next `failures` transactions fail as a busy ledger's do; the rest are the ledger's. */
+function busyFor(failures: { left: number }) {
+  return (repos: Repositories): Repositories => ({
+    ...repos,
+    transaction: async (work) => {
+      if (failures.left > 0) {
+        failures.left--;
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
+      return repos.transaction(work);
+    },
+  });
+}
+
+describe('a notification that failed to apply', () => {
+  it('is applied on a later try, without a restart', async () => {
+    // The turn's transaction and its one-by-one retry fail; the try after the first wait applies it.
+    const failures = { left: 2 };
+    const w = await wired(busyFor(failures), [300, 300]);
+    const row = await payin(w, 'req-p-retry-1', 'p-retry-1');
+    expect((await post(w.fx.url, payinNotification('p-retry-1', 200))).status).toBe(200);
+    await until(() => failures.left === 0, 'the failed apply');
+    const [id] = await w.fx.ledger.repos.notifications.pendingIds(10);
+    expect(await outcomeOf(w, id!)).toBe('pending');
+    await until(() => w.results.length > 0, 'the apply after the wait', 3_000);
+    expect(w.results).toEqual([expect.objectContaining({ outcome: 'applied', subject: 'payin', rowId: row.id })]);
+    expect(await outcomeOf(w, id!)).toBe('applied');
+  });
+
+  it('is left pending after the last wait, and applied at the next start', async () => {
+    // Two failures per try: the first and both tries after a wait fail.
+    const failures = { left: 6 };
+    const w = await wired(busyFor(failures), [50, 50]);
+    await payin(w, 'req-p-retry-2', 'p-retry-2');
+    expect((await post(w.fx.url, payinNotification('p-retry-2', 200))).status).toBe(200);
+    await until(() => failures.left === 0, 'three failed tries', 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [id] = await w.fx.ledger.repos.notifications.pendingIds(10);
+    expect(await outcomeOf(w, id!)).toBe('pending');
+    expect(w.results).toEqual([]);
+    // What a start does with what it finds pending.
+    expect(await w.applier.recoverPending()).toBe(1);
+    expect(await outcomeOf(w, id!)).toBe('applied');
+  });
+
+  it('is not tried again once the applier closed', async () => {
+    const failures = { left: 2 };
+    const w = await wired(busyFor(failures), [200]);
+    await payin(w, 'req-p-retry-3', 'p-retry-3');
+    expect((await post(w.fx.url, payinNotification('p-retry-3', 200))).status).toBe(200);
+    await until(() => failures.left === 0, 'the failed apply');
+    await w.applier.close();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(w.results).toEqual([]);
+    const [id] = await w.fx.ledger.repos.notifications.pendingIds(10);
+    expect(await outcomeOf(w, id!)).toBe('pending');
+  });
+});
 
 describe('applying stored notifications', () => {
   it('records the notified final status as an unverified claim; only a status read that agrees moves the status', async () => {
