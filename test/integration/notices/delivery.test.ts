@@ -153,4 +153,13 @@ describe('e-mail and chat notices on a team server', () => {
     expect(JSON.stringify(channels)).not.toContain('/hooks/');
     expect((await approver.call('notices:channels')).ok).toBe(false);
   });
+
+  it('refuses a choice of a kind never told to the person\'s role, and keeps the choices saved before', async () => {
+    const saved = await approver.value<NoticeChoices>('notices:get-choices');
+    const refused = await approver.call('notices:set-choices', { email: 'app@example.com', chatUrl: null, choices: [{ kind: 'approval.requested', channel: 'email' }, { kind: 'payout.declined', channel: 'email' }] });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('is never told to your role (approver)') } });
+    expect(await approver.value('notices:get-choices')).toEqual(saved);
+    // The same kind is finance's to choose.
+    expect(await maker.value<NoticeChoices>('notices:set-choices', { email: 'fin@example.com', chatUrl: null, choices: [{ kind: 'payout.declined', channel: 'email' }] })).toMatchObject({ choices: [{ kind: 'payout.declined', channel: 'email' }] });
+  });
 });

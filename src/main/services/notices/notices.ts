@@ -5,7 +5,8 @@
 // follows the table by id and pushes what is new to the screens of this instance, so on a team
 // server with several instances each pushes to its own clients and nobody is told twice.
 import { AsyncResource } from 'node:async_hooks';
-import { DEFAULT_NOTICE_THRESHOLDS, NOTICE_CHANNELS, noticeThresholdsSchema, type BatchItemState, type Inbox, type NoticeChannelName, type NoticeChannelStatus, type NoticeChoices, type NoticeKind, type NoticeThresholds, type NoticeView } from '../../../shared/contract';
+import { DEFAULT_NOTICE_THRESHOLDS, NOTICE_CHANNELS, noticeThresholdsSchema, type BatchItemState, type Inbox, type NoticeChannelName, type NoticeChannelStatus, type NoticeChoices, type NoticeKind, type NoticeThresholds, type NoticeView, type TeamRole } from '../../../shared/contract';
+import { NOTICE_KIND_LABELS, NOTICE_KIND_ROLES } from '../../../shared/notice-kind-labels';
 import { describePayoutStatus, describeReason } from '../../../shared/spec/codes';
 import { maskPansIn } from '../../../shared/redact';
 import type { ApprovalRecord } from '../../ledger/repositories/approvals';
@@ -45,7 +46,7 @@ export interface NoticesDeps {
   /** A team server tells people by id and role; a desk tells its one person everything. */
   team: boolean;
   /** The person whose request is served (a team server). */
-  person: () => { id: string } | undefined;
+  person: () => { id: string; role: TeamRole } | undefined;
   /** This instance's screens (not relayed: every instance announces to its own). */
   screens: EventBus;
   log: Logger;
@@ -209,10 +210,15 @@ export class Notices {
     return { email, chatUrl, choices: choices as NoticeChoices['choices'] };
   }
 
-  /** Replaces the person's addresses and choices; a channel chosen without its address is refused. */
+  /**
+   * Replaces the person's addresses and choices; a channel chosen without its address is refused,
+   * and so is a kind never told to the person's role (the screen lists only those).
+   */
   async setChoices(input: NoticeChoices): Promise<NoticeChoices> {
     const person = this.teamRecipient();
-    for (const { channel } of input.choices) {
+    const role = this.deps.person()?.role;
+    for (const { kind, channel } of input.choices) {
+      if (role && !NOTICE_KIND_ROLES[kind].includes(role)) throw new ServiceError('invalid_input', `"${NOTICE_KIND_LABELS[kind]}" is never told to your role (${role}): choose among the kinds listed for it.`, { choices: `${kind} is not told to ${role}` });
       if (channel === 'email' && input.email === null) throw new ServiceError('invalid_input', 'Give an e-mail address to receive notices by e-mail.', { email: 'needed for the e-mail choices' });
       if (channel === 'chat' && input.chatUrl === null) throw new ServiceError('invalid_input', 'Give a chat webhook address to receive notices in chat.', { chatUrl: 'needed for the chat choices' });
     }
