@@ -37,6 +37,7 @@ import { migration0024 } from './0024_watch_indexes';
 import { migration0025 } from './0025_notice_watches';
 import { migration0026 } from './0026_staged_occurrence';
 import { migration0027 } from './0027_send_reviews';
+import { migration0028 } from './0028_batch_items_sending';
 import type { PostgresMigration } from './postgres/index';
 import { postgres0001 } from './postgres/0001_schema';
 import { postgres0002 } from './postgres/0002_ledger_copies';
@@ -53,6 +54,7 @@ import { postgres0012 } from './postgres/0012_watch_indexes';
 import { postgres0013 } from './postgres/0013_notice_watches';
 import { postgres0014 } from './postgres/0014_staged_occurrence';
 import { postgres0015 } from './postgres/0015_send_reviews';
+import { postgres0016 } from './postgres/0016_batch_items_sending';
 
 export type { PostgresMigration } from './postgres/index';
 
@@ -120,6 +122,8 @@ export const steps: readonly MigrationStep[] = [
   // A table of its own (the reviews live sends redeem): Paydesk before it keeps its reviews in its
   // process and never reads the table; a review one made is refused by the other ("review again").
   { compatibleWithPrevious: true, sqlite: migration0027, postgres: postgres0015 },
+  // An index: plans change, results do not.
+  { compatibleWithPrevious: true, sqlite: migration0028, postgres: postgres0016 },
 ];
 
 /** An engine's migration as its opener applies it: with its step's declaration. */
