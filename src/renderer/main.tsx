@@ -49,10 +49,10 @@ async function boot(): Promise<void> {
   }
   established = true;
   const stores = createStores(api, session);
-  // The shell's facts (the app, its settings, the session) and the first screen's data are asked
+  // The first screen's data, then the shell's facts (the app, its settings, the session), are asked
   // for together, before React renders: the frame and the rows wait for one round trip, not two.
-  void stores.app.getState().load();
   prefetchScreen(stores, parseRoute(window.location.hash));
+  void stores.app.getState().load();
   render(
     <StoresProvider stores={stores}>
       <App />
