@@ -1,8 +1,8 @@
 // Gateway emulator: pay-in creates (credit card, full validation, idempotency key, notification
 // scheduled) per second from 64 keep-alive senders in a generator process, with state in memory
 // and with `--data FILE`; p99 latency of each. The floor, in the same run right after: a bare
-// node:http server in this process answering the same pay-in requests from the same generator
-// (in-memory creates ≥ 30 % of its rate); each one warmed up for --warmup seconds first.
+// node:http server in this process under the same generator, the faster of two runs (in-memory
+// creates ≥ 30 % of its rate); each one warmed up for --warmup seconds first.
 //   node --import tsx bench/emulator-creates.ts [--connections 64] [--seconds 5] [--warmup 1]
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +44,9 @@ rmSync(dir, { recursive: true, force: true });
 // floor is the one the listener is judged by (the generator's small notification requests); the
 // same server answering these very pay-in requests is beside it (there the generator, building
 // each pay-in body, is the bound on two cores, which flatters the ratio).
-const bare = await bareServerLoad({ connections, seconds, warmup, kind: 'notification' });
+// The fastest of two runs: one bare run in the same process read 27,776/s where the listener's
+// floor read 55,273/s minutes before, which doubled the emulator's share for nothing.
+const bare = await bareServerLoad({ connections, seconds, warmup, kind: 'notification', runs: 2 });
 const barePayin = await bareServerLoad({ connections, seconds, warmup, kind: 'payin' });
 log(`bare node:http: ${JSON.stringify(bare)}; answering pay-in requests: ${JSON.stringify(barePayin)}`);
 const inMemory = figures.find((f) => f.name === 'emulator pay-in creates (in memory)')!;
@@ -52,5 +54,5 @@ const inMemoryCpu = figures.find((f) => f.name === 'emulator CPU per pay-in crea
 inMemory.baseline = bare.rate;
 inMemoryCpu.baseline = bare.cpuPerRequestUs;
 figures.push({ name: 'emulator pay-in creates (in memory) / bare node:http', value: round((100 * inMemory.value) / Math.max(1, bare.rate), 1), unit: '%', target: { op: '>=', value: SHARE_OF_BARE },
-  note: `${inMemory.value}/s ÷ ${bare.rate}/s (bare server, p99 ${bare.p99_ms} ms, ${bare.cpuPerRequestUs} µs CPU per request); answering the same pay-in requests it did ${barePayin.rate}/s (${round((100 * inMemory.value) / Math.max(1, barePayin.rate), 1)} %), ${barePayin.cpuPerRequestUs} µs CPU per request` });
+  note: `${inMemory.value}/s ÷ ${bare.rate}/s (bare server, the faster of ${bare.rates.join(' and ')}/s; p99 ${bare.p99_ms} ms, ${bare.cpuPerRequestUs} µs CPU per request); answering the same pay-in requests it did ${barePayin.rate}/s (${round((100 * inMemory.value) / Math.max(1, barePayin.rate), 1)} %), ${barePayin.cpuPerRequestUs} µs CPU per request` });
 report(figures);
