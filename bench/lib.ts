@@ -146,12 +146,9 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T; c
 /**
  * The floor of an HTTP server's cost: a bare node:http server in this process answering
  * {"ok":true}, under the same generator (in its own processes) as the server it is beside; its
- * rate, its p99 and this process's CPU per request answered (µs), the server's cost alone.
- */
-/**
- * A bare node:http server answering {"ok":true} under the generator: the floor of the servers'
- * figures. With `runs` above 1 the load is run that many times and the fastest run is the floor
- * (the cheapest way, as the statements' floor is the best of two reads); `rates` lists every run's.
+ * rate, its p99 and this process's CPU per request answered (µs), the server's cost alone. With
+ * `runs` above 1 the load is run that many times and the fastest run is the floor (the cheapest
+ * way, as the statements' floor is the best of two reads); `rates` lists every run's.
  */
 export async function bareServerLoad(load: { connections: number; seconds: number; generators?: number; kind?: string; warmup?: number; runs?: number }): Promise<LoadResult & { cpuPerRequestUs: number; rates: number[] }> {
   const http = await import('node:http');
