@@ -74,7 +74,8 @@ export class NotificationApplier {
   private readonly retryDelaysMs: readonly number[];
   /** Tries failed so far of each notification that failed to apply, until it applies or is given up. */
   private readonly failedTries = new Map<number, number>();
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** The one try waiting for each such notification. */
+  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   private closed = false;
 
   constructor(private readonly options: NotificationApplierOptions) {
@@ -121,13 +122,18 @@ export class NotificationApplier {
   /** For a closing core: no new try is scheduled, those waiting are dropped (left pending for the next start), and what is queued is applied. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.retryTimers) clearTimeout(timer);
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
+    this.failedTries.clear();
     await this.idle();
   }
 
-  /** A notification that failed to apply: enqueued again after its next wait, or given up after the last. */
+  /**
+   * A notification that failed to apply: enqueued again after its next wait, or given up after the
+   * last. One already waiting for its next try (a start-up's later round failed it again) keeps it.
+   */
   private retryLater(id: number): void {
+    if (this.retryTimers.has(id)) return;
     const tries = (this.failedTries.get(id) ?? 0) + 1;
     const wait = this.retryDelaysMs[tries - 1];
     if (wait === undefined || this.closed) {
@@ -137,11 +143,11 @@ export class NotificationApplier {
     }
     this.failedTries.set(id, tries);
     const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
+      this.retryTimers.delete(id);
       if (!this.closed) this.enqueue(id);
     }, wait);
     timer.unref();
-    this.retryTimers.add(timer);
+    this.retryTimers.set(id, timer);
   }
 
   private async drain(): Promise<void> {
