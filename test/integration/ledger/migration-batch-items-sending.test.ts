@@ -3,10 +3,10 @@
 // the count of items in flight (paydesk_batch_items_in_flight) is right, and on SQLite it is read
 // from the index, not from every item of every batch.
 import { describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
 import { itemMove } from '../../../src/main/services/payouts-batch/batch-states';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
 import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
@@ -24,8 +24,7 @@ describe(`the index of batch items in flight as an upgrade from version ${BEFORE
     const before = await ledgerRows(old.db);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(ADDED);
     expect(inColumnsOf(before, await ledgerRows(db))).toEqual(before);
     const indexed = db.engine === 'sqlite'

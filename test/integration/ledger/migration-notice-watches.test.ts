@@ -3,9 +3,9 @@
 // sign-ins already in the audit log are taken over per person (so the upgrade tells nothing new of
 // them); no decline rate is told high yet; the decline rate's index is there.
 import { describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
 import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
@@ -23,8 +23,7 @@ describe(`the notice watches as an upgrade from version ${BEFORE} (${testEngine}
     const before = await ledgerRows(old.db);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(ADDED);
     expect(inColumnsOf(before, await ledgerRows(db))).toEqual(before);
     expect(await db.all('SELECT user_id, address FROM team_sign_in_addresses ORDER BY address')).toEqual([

@@ -2,9 +2,9 @@
 // 0011 (the same expectations for both: the two migrations agree). Every row the ledger held stays;
 // the notices tables are there, empty, with the same columns on both engines, and takes a notice.
 import { describe, expect, it } from 'vitest';
-import { openLedger, schemaVersion } from '../../../src/main/ledger/connection';
+import { schemaVersion } from '../../../src/main/ledger/connection';
 import { createRepositories } from '../../../src/main/ledger/repositories/index';
-import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradeVersions } from '../../helpers/ledger';
+import { inColumnsOf, ledgerAtVersion, ledgerRows, ManualClock, testEngine, upgradedLedger, upgradeVersions } from '../../helpers/ledger';
 import { cleanupsAfterEach } from '../../helpers/cleanups';
 
 const clock = new ManualClock();
@@ -29,8 +29,7 @@ describe(`notices as an upgrade from version ${BEFORE} (${testEngine})`, () => {
     const before = await ledgerRows(old.db);
     await old.db.close();
 
-    const db = await openLedger(old.address, { now: clock.now });
-    cleanups.push(() => db.close());
+    const db = await upgradedLedger(old.address, clock.now, cleanups);
     expect(await schemaVersion(db)).toBeGreaterThanOrEqual(ADDED);
     expect(inColumnsOf(before, await ledgerRows(db))).toEqual(before);
     for (const [table, expected] of Object.entries(TABLES)) {
